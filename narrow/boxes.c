@@ -1,0 +1,122 @@
+// Box-box: the separating-axis test on the four edge normals, in double, relative to box A.
+#include "internal.h"
+
+#include <math.h>
+
+typedef struct quad {
+    double x[4], y[4];
+} quad;
+
+static quad box_corners(const cw__body *box, double rx, double ry)
+{
+    quad q;
+    for (int i = 0; i < 4; i++) // counter-clockwise in local space: (0,0) (1,0) (1,1) (0,1)
+        cw__to_world(&box->xf, (i == 1 || i == 2), (i >= 2), rx, ry, &q.x[i], &q.y[i]);
+    return q;
+}
+
+static void project(const quad *q, double nx, double ny, double *lo, double *hi)
+{
+    *lo = *hi = q->x[0] * nx + q->y[0] * ny;
+    for (int i = 1; i < 4; i++) {
+        double d = q->x[i] * nx + q->y[i] * ny;
+        *lo = fmin(*lo, d);
+        *hi = fmax(*hi, d);
+    }
+}
+
+// Keeps the part of `poly` (n points) on the inner side of the line through (ax, ay) with inward
+// normal (nx, ny); returns the new point count.
+static int clip_polygon(double *px, double *py, int n, double ax, double ay, double nx, double ny)
+{
+    double ox[8], oy[8];
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        int k = (i + 1) % n;
+        double di = (px[i] - ax) * nx + (py[i] - ay) * ny;
+        double dk = (px[k] - ax) * nx + (py[k] - ay) * ny;
+        if (di >= 0 && m < 8) {
+            ox[m] = px[i];
+            oy[m++] = py[i];
+        }
+        if ((di < 0) != (dk < 0) && m < 8) {
+            double t = di / (di - dk);
+            ox[m] = px[i] + t * (px[k] - px[i]);
+            oy[m++] = py[i] + t * (py[k] - py[i]);
+        }
+    }
+    for (int i = 0; i < m; i++) {
+        px[i] = ox[i];
+        py[i] = oy[i];
+    }
+    return m;
+}
+
+// Centroid of the convex overlap of two quads (each counter-clockwise or clockwise).
+static void overlap_centroid(const quad *a, const quad *b, double *cx, double *cy)
+{
+    double px[8], py[8];
+    int n = 4;
+    for (int i = 0; i < 4; i++) {
+        px[i] = a->x[i];
+        py[i] = a->y[i];
+    }
+    double orient = (b->x[1] - b->x[0]) * (b->y[2] - b->y[1]) - (b->y[1] - b->y[0]) * (b->x[2] - b->x[1]);
+    double sign = orient >= 0 ? 1.0 : -1.0;
+    for (int i = 0; i < 4 && n > 0; i++) {
+        int k = (i + 1) % 4;
+        double ex = b->x[k] - b->x[i], ey = b->y[k] - b->y[i];
+        n = clip_polygon(px, py, n, b->x[i], b->y[i], -ey * sign, ex * sign);
+    }
+    double area = 0, sx = 0, sy = 0;
+    for (int i = 0; i < n; i++) {
+        int k = (i + 1) % n;
+        double cr = px[i] * py[k] - px[k] * py[i];
+        area += cr;
+        sx += (px[i] + px[k]) * cr;
+        sy += (py[i] + py[k]) * cr;
+    }
+    if (fabs(area) > 1e-300) {
+        *cx = sx / (3 * area);
+        *cy = sy / (3 * area);
+    } else { // degenerate sliver: the mean of its points still lies in it
+        *cx = *cy = 0;
+        for (int i = 0; i < n; i++) {
+            *cx += px[i] / n;
+            *cy += py[i] / n;
+        }
+    }
+}
+
+bool cw__box_box(const cw__body *a, const cw__body *b, cw_manifold *manifold)
+{
+    double rx = a->xf.px, ry = a->xf.py;
+    quad qa = box_corners(a, rx, ry), qb = box_corners(b, rx, ry);
+    double size = fmin(fmin(fabs(a->xf.sx), fabs(a->xf.sy)), fmin(fabs(b->xf.sx), fabs(b->xf.sy)));
+    double tolerance = CW__EPS * size;
+    const double axes[4][2] = {{a->xf.c, a->xf.s}, {-a->xf.s, a->xf.c}, {b->xf.c, b->xf.s}, {-b->xf.s, b->xf.c}};
+    double best = INFINITY, nx = 1, ny = 0;
+    for (int i = 0; i < 4; i++) {
+        double alo, ahi, blo, bhi;
+        project(&qa, axes[i][0], axes[i][1], &alo, &ahi);
+        project(&qb, axes[i][0], axes[i][1], &blo, &bhi);
+        double forward = ahi - blo, backward = bhi - alo; // B pushed along +axis, or along -axis
+        double depth = fmin(forward, backward);
+        if (depth <= tolerance)
+            return false;
+        if (depth < best) {
+            best = depth;
+            double sign = forward <= backward ? 1.0 : -1.0;
+            nx = axes[i][0] * sign;
+            ny = axes[i][1] * sign;
+        }
+    }
+    if (manifold != NULL) {
+        double cx, cy;
+        overlap_centroid(&qa, &qb, &cx, &cy);
+        manifold->point = (cw_vec2){(float)(cx + rx), (float)(cy + ry)};
+        manifold->normal = (cw_vec2){(float)nx, (float)ny};
+        manifold->depth = (float)best;
+    }
+    return true;
+}

@@ -1,0 +1,127 @@
+// Internal declarations shared by the narrowphase files. Not part of the public API.
+#ifndef CW_NARROW_INTERNAL_H
+#define CW_NARROW_INTERNAL_H
+
+#include <collworld.h>
+
+// --- memory and errors (alloc.c) ---
+
+// Allocates through the user's allocator; on failure records an error and returns NULL.
+void *cw__alloc(size_t size);
+// Frees a block from cw__alloc; `size` must be the size that was asked for. NULL is ignored.
+void cw__free(void *memory, size_t size);
+// Records `message` (a static sentence) as this thread's last error.
+void cw__fail(const char *message);
+
+// --- masks (mask.c) ---
+
+// The 8-direction bounding polygon of the opaque texels, in local texel-corner coordinates:
+// x in [x0, x1], y in [y0, y1], x + y in [sum0, sum1], x - y in [diff0, diff1].
+typedef struct cw__dop8 {
+    double x0, x1, y0, y1, sum0, sum1, diff0, diff1;
+} cw__dop8;
+
+// Side of the blocks whose opaque counts the summed-area table holds (a power of two).
+#define CW__BLOCK_SHIFT 3
+
+struct cw_mask {
+    size_t alloc_size;    // bytes of the one allocation holding the mask and its arrays
+    int width, height;    // texels
+    int words;            // 64-bit words per row
+    int count;            // opaque texels
+    int runs;             // maximal horizontal runs of opaque texels, over all rows
+    int x0, y0, x1, y1;   // opaque bounds, max exclusive; all 0 when empty
+    cw__dop8 dop;         // tighter opaque bounds, for clipping
+    int blocks_x, blocks_y;
+    uint32_t *block_sat;  // (blocks_x + 1) * (blocks_y + 1) summed opaque counts per block
+    int32_t *spans;       // per row: first opaque x, last opaque x + 1 (0, 0 if empty)
+    uint64_t *bits;       // height * words; bit i of word w in row j is texel (64 * w + i, j)
+};
+
+// The one-texel full mask that boxes are turned into (box = that texel scaled by its size).
+extern const cw_mask cw__unit_mask;
+
+static inline const uint64_t *cw__row(const cw_mask *m, int y) { return m->bits + (size_t)y * (size_t)m->words; }
+
+// Opaque texels inside the texel rectangle [x0, x1) x [y0, y1), counted by whole blocks (an upper
+// bound that is exact on block boundaries).
+uint32_t cw__mask_count_blocks(const cw_mask *m, int x0, int y0, int x1, int y1);
+
+// --- transforms and shapes (shape.c) ---
+
+// A validated transform in double, with the rotation's cosine and sine (snapped to exact values
+// within 1e-6 of a multiple of 90 degrees).
+typedef struct cw__xf {
+    double px, py, c, s, sx, sy, ox, oy;
+} cw__xf;
+
+// A shape ready for the narrowphase: a mask and the transform of its texel space. Boxes become
+// the unit mask with their size folded into the scale.
+typedef struct cw__body {
+    const cw_mask *mask;
+    cw__xf xf;
+    float rotation; // as given, for relative rotations computed without loss
+    bool is_box;
+    double w, h;    // box size, or the mask's size in texels
+} cw__body;
+
+// Validates a shape and transform and fills `out`; records an error and returns false on bad input.
+bool cw__prepare(const cw_shape *shape, const cw_transform *t, cw__body *out);
+
+// Affine map from one shape's local space to another's: q = o + x * u + y * v.
+typedef struct cw__map {
+    double ox, oy, ux, uy, vx, vy;
+} cw__map;
+
+// The map from `from`'s local (texel) space to `to`'s local space.
+cw__map cw__map_between(const cw__body *from, const cw__body *to);
+
+// World point of a local point, relative to a world reference point (rx, ry) for precision.
+void cw__to_world(const cw__xf *xf, double lx, double ly, double rx, double ry, double *wx, double *wy);
+
+// --- narrowphase (boxes.c, masks.c, manifold.c) ---
+
+bool cw__box_box(const cw__body *a, const cw__body *b, cw_manifold *manifold);
+
+// Which mask a test walks and the map into the other's space (see masks.c).
+typedef struct cw__plan {
+    const cw__body *walked, *other;
+    cw__map map; // walked local -> other local
+    bool empty;  // no opaque texel of one can reach the other: no overlap
+} cw__plan;
+
+// Chooses the cheaper direction for two mask bodies; deterministic for a given (a, b).
+cw__plan cw__plan_pair(const cw__body *a, const cw__body *b);
+
+// Exact test for a plan: true iff the two overlap with positive area.
+bool cw__plan_overlaps(const cw__plan *plan);
+
+// One overlapping piece: walked texels [i0, i1) of row j against texel k of the other's row band.
+typedef struct cw__piece {
+    int i0, i1, j, k, band;
+} cw__piece;
+
+// What an area sweep accumulates, in the other mask's local space.
+typedef struct cw__pieces {
+    double area, sum_x, sum_y;
+    bool find_nearest;                      // also find the piece nearest the target
+    double target_x, target_y;              // target point
+    double metric_x, metric_y;              // world units per local unit, for the distance
+    double best_d2;
+    cw__piece best;
+} cw__pieces;
+
+// Accumulates the overlap pieces of a plan (approximate area: each slice's exact area shared
+// among the texels it covers in proportion to covered width).
+void cw__plan_pieces(const cw__plan *plan, cw__pieces *pieces);
+
+// Centroid of the exact polygon of a piece, in the other mask's local space.
+void cw__piece_centroid(const cw__plan *plan, const cw__piece *piece, double *x, double *y);
+
+// Fills the manifold for two overlapping mask bodies; normal from a toward b.
+void cw__mask_manifold(const cw__body *a, const cw__body *b, cw_manifold *manifold);
+
+// Touching tolerance, in local units of the shape whose space a test runs in.
+#define CW__EPS 1e-6
+
+#endif

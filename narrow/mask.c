@@ -1,0 +1,243 @@
+// Mask creation and the data the narrowphase precomputes once per mask.
+#include "internal.h"
+
+#include <limits.h>
+#include <string.h>
+
+// Never written: the pointers are not const only because built masks fill the same fields.
+static uint32_t unit_block_sat[4] = {0, 0, 0, 1};
+static int32_t unit_spans[2] = {0, 1};
+static uint64_t unit_bits[1] = {1};
+
+const cw_mask cw__unit_mask = {
+    .width = 1, .height = 1, .words = 1, .count = 1, .runs = 1,
+    .x0 = 0, .y0 = 0, .x1 = 1, .y1 = 1,
+    .dop = {0, 1, 0, 1, 0, 2, -1, 1},
+    .blocks_x = 1, .blocks_y = 1,
+    .block_sat = unit_block_sat,
+    .spans = unit_spans,
+    .bits = unit_bits,
+};
+
+static size_t align8(size_t n) { return (n + 7u) & ~(size_t)7u; }
+
+// Checks the arguments shared by both constructors; `bpp` is bytes per pixel.
+static bool check_source(const void *pixels, int width, int height, int pitch, int bpp)
+{
+    if (pixels == NULL) {
+        cw__fail("The pixel pointer is NULL.");
+        return false;
+    }
+    if (width <= 0 || height <= 0) {
+        cw__fail("Mask width and height must be at least 1.");
+        return false;
+    }
+    if (width > CW_MASK_MAX_SIZE || height > CW_MASK_MAX_SIZE) {
+        cw__fail("Mask width or height exceeds CW_MASK_MAX_SIZE.");
+        return false;
+    }
+    if (pitch < width * bpp) {
+        cw__fail("The pitch is smaller than one row of pixels.");
+        return false;
+    }
+    // The last byte read is at (height - 1) * pitch + width * bpp - 1; it must be addressable.
+    if ((uint64_t)(height - 1) * (uint64_t)pitch + (uint64_t)width * (uint64_t)bpp > (uint64_t)PTRDIFF_MAX) {
+        cw__fail("The image byte count overflows: pitch times height is too large.");
+        return false;
+    }
+    return true;
+}
+
+static cw_mask *allocate(int width, int height)
+{
+    int words = (width + 63) / 64;
+    int blocks_x = (width + (1 << CW__BLOCK_SHIFT) - 1) >> CW__BLOCK_SHIFT;
+    int blocks_y = (height + (1 << CW__BLOCK_SHIFT) - 1) >> CW__BLOCK_SHIFT;
+    size_t head = align8(sizeof(cw_mask));
+    size_t bits = (size_t)words * (size_t)height * sizeof(uint64_t);
+    size_t spans = align8((size_t)height * 2 * sizeof(int32_t));
+    size_t sat = align8((size_t)(blocks_x + 1) * (size_t)(blocks_y + 1) * sizeof(uint32_t));
+    size_t total = head + bits + spans + sat;
+    unsigned char *memory = cw__alloc(total);
+    if (memory == NULL)
+        return NULL;
+    memset(memory, 0, total);
+    cw_mask *m = (cw_mask *)memory;
+    m->alloc_size = total;
+    m->width = width;
+    m->height = height;
+    m->words = words;
+    m->blocks_x = blocks_x;
+    m->blocks_y = blocks_y;
+    m->bits = (uint64_t *)(memory + head);
+    m->spans = (int32_t *)(memory + head + bits);
+    m->block_sat = (uint32_t *)(memory + head + bits + spans);
+    return m;
+}
+
+static int first_set(const uint64_t *row, int words)
+{
+    for (int w = 0; w < words; w++)
+        if (row[w])
+            return 64 * w + __builtin_ctzll(row[w]);
+    return -1;
+}
+
+static int last_set(const uint64_t *row, int words)
+{
+    for (int w = words - 1; w >= 0; w--)
+        if (row[w])
+            return 64 * w + 63 - __builtin_clzll(row[w]);
+    return -1;
+}
+
+// Counts maximal runs of set bits in a row: a run starts where a bit is set and its left
+// neighbour is not.
+static int count_runs(const uint64_t *row, int words)
+{
+    int runs = 0;
+    uint64_t carry = 0;
+    for (int w = 0; w < words; w++) {
+        uint64_t starts = row[w] & ~((row[w] << 1) | carry);
+        runs += __builtin_popcountll(starts);
+        carry = row[w] >> 63;
+    }
+    return runs;
+}
+
+static void add_to_dop(cw__dop8 *d, bool *first, int i, int j)
+{
+    double x = i, y = j;
+    if (*first) {
+        *d = (cw__dop8){x, x + 1, y, y + 1, x + y, x + y + 2, x - y - 1, x - y + 1};
+        *first = false;
+        return;
+    }
+    if (x < d->x0) d->x0 = x;
+    if (x + 1 > d->x1) d->x1 = x + 1;
+    if (y < d->y0) d->y0 = y;
+    if (y + 1 > d->y1) d->y1 = y + 1;
+    if (x + y < d->sum0) d->sum0 = x + y;
+    if (x + y + 2 > d->sum1) d->sum1 = x + y + 2;
+    if (x - y - 1 < d->diff0) d->diff0 = x - y - 1;
+    if (x - y + 1 > d->diff1) d->diff1 = x - y + 1;
+}
+
+// The diagonal bounds only need each row's two end texels: the extremes of x + y and x - y in a
+// row are at its first and last opaque texel.
+static void compute_bounds(cw_mask *m)
+{
+    bool first = true;
+    m->x0 = m->width;
+    m->y0 = m->height;
+    for (int y = 0; y < m->height; y++) {
+        const uint64_t *row = cw__row(m, y);
+        int a = first_set(row, m->words);
+        if (a < 0)
+            continue;
+        int b = last_set(row, m->words);
+        m->spans[2 * y] = a;
+        m->spans[2 * y + 1] = b + 1;
+        m->runs += count_runs(row, m->words);
+        if (a < m->x0) m->x0 = a;
+        if (b + 1 > m->x1) m->x1 = b + 1;
+        if (y < m->y0) m->y0 = y;
+        m->y1 = y + 1;
+        add_to_dop(&m->dop, &first, a, y);
+        add_to_dop(&m->dop, &first, b, y);
+    }
+    if (m->count == 0)
+        m->x0 = m->y0 = m->x1 = m->y1 = 0;
+}
+
+static void compute_block_sat(cw_mask *m)
+{
+    int stride = m->blocks_x + 1;
+    for (int y = 0; y < m->height; y++) {
+        const uint64_t *row = cw__row(m, y);
+        for (int w = 0; w < m->words; w++) {
+            for (uint64_t bits = row[w]; bits; bits &= bits - 1) {
+                int x = 64 * w + __builtin_ctzll(bits);
+                int bx = x >> CW__BLOCK_SHIFT, by = y >> CW__BLOCK_SHIFT;
+                m->block_sat[(size_t)(by + 1) * stride + bx + 1]++;
+            }
+        }
+    }
+    for (int by = 1; by <= m->blocks_y; by++)
+        for (int bx = 1; bx <= m->blocks_x; bx++)
+            m->block_sat[(size_t)by * stride + bx] += m->block_sat[(size_t)(by - 1) * stride + bx] +
+                                                      m->block_sat[(size_t)by * stride + bx - 1] -
+                                                      m->block_sat[(size_t)(by - 1) * stride + bx - 1];
+}
+
+uint32_t cw__mask_count_blocks(const cw_mask *m, int x0, int y0, int x1, int y1)
+{
+    if (x0 >= x1 || y0 >= y1)
+        return 0;
+    int bx0 = x0 >> CW__BLOCK_SHIFT, by0 = y0 >> CW__BLOCK_SHIFT;
+    int bx1 = (x1 + (1 << CW__BLOCK_SHIFT) - 1) >> CW__BLOCK_SHIFT;
+    int by1 = (y1 + (1 << CW__BLOCK_SHIFT) - 1) >> CW__BLOCK_SHIFT;
+    size_t stride = (size_t)m->blocks_x + 1;
+    const uint32_t *s = m->block_sat;
+    return s[by1 * stride + bx1] - s[by0 * stride + bx1] - s[by1 * stride + bx0] + s[by0 * stride + bx0];
+}
+
+// Shared by both constructors: `bpp` bytes per pixel, alpha at byte `alpha_offset` of each pixel.
+static cw_mask *build(const uint8_t *pixels, int width, int height, int pitch, int bpp, int alpha_offset,
+                      uint8_t threshold)
+{
+    if (!check_source(pixels, width, height, pitch, bpp))
+        return NULL;
+    cw_mask *m = allocate(width, height);
+    if (m == NULL)
+        return NULL;
+    for (int y = 0; y < height; y++) {
+        const uint8_t *src = pixels + (size_t)y * (size_t)pitch + alpha_offset;
+        uint64_t *row = m->bits + (size_t)y * (size_t)m->words;
+        for (int x = 0; x < width; x++)
+            row[x >> 6] |= (uint64_t)(src[(size_t)x * (size_t)bpp] >= threshold) << (x & 63);
+        for (int w = 0; w < m->words; w++)
+            m->count += __builtin_popcountll(row[w]);
+    }
+    compute_bounds(m);
+    compute_block_sat(m);
+    return m;
+}
+
+cw_mask *cw_mask_from_rgba(const void *pixels, int width, int height, int pitch, uint8_t alpha_threshold)
+{
+    return build(pixels, width, height, pitch, 4, 3, alpha_threshold);
+}
+
+cw_mask *cw_mask_from_alpha(const uint8_t *alpha, int width, int height, int pitch, uint8_t alpha_threshold)
+{
+    return build(alpha, width, height, pitch, 1, 0, alpha_threshold);
+}
+
+void cw_mask_destroy(cw_mask *mask)
+{
+    if (mask != NULL && mask != &cw__unit_mask)
+        cw__free(mask, mask->alloc_size);
+}
+
+static bool check_mask(const cw_mask *mask)
+{
+    if (mask == NULL)
+        cw__fail("The mask is NULL.");
+    return mask != NULL;
+}
+
+int cw_mask_width(const cw_mask *mask) { return check_mask(mask) ? mask->width : 0; }
+
+int cw_mask_height(const cw_mask *mask) { return check_mask(mask) ? mask->height : 0; }
+
+int cw_mask_count(const cw_mask *mask) { return check_mask(mask) ? mask->count : 0; }
+
+bool cw_mask_get(const cw_mask *mask, int x, int y)
+{
+    if (!check_mask(mask))
+        return false;
+    if (x < 0 || y < 0 || x >= mask->width || y >= mask->height)
+        return false;
+    return (cw__row(mask, y)[x >> 6] >> (x & 63)) & 1u;
+}

@@ -1,0 +1,517 @@
+// Exact mask-mask overlap.
+//
+// One mask (the "iterated" one, A) is walked row by row; each maximal run of opaque texels in a row
+// is a rectangle whose image in the other mask's (B's) texel space is a parallelogram. Its slice
+// through B's row band r is convex, so B texel k in that row overlaps it with positive area iff
+// (k, k+1) meets the open x-range of the slice: one bit-range test on B's row. The union of A's
+// runs is A's covered region and the union of B's texels is B's, so this is exact.
+//
+// What keeps it fast: rows and runs are first clipped against B's 8-direction bounding polygon,
+// the direction (which mask is walked) is chosen by an estimate of the work, and the pure
+// translation case (same rotation and scale, the common unrotated sprite) is a word-wise shift-and-AND.
+#include "internal.h"
+
+#include <math.h>
+
+// --- bit helpers on one mask row ---
+
+// First set bit at or after `pos`, or `end` if none before `end`.
+static int next_set(const uint64_t *row, int pos, int end)
+{
+    int w = pos >> 6;
+    uint64_t bits = row[w] & (~0ull << (pos & 63));
+    while (bits == 0) {
+        if (64 * ++w >= end)
+            return end;
+        bits = row[w];
+    }
+    int i = 64 * w + __builtin_ctzll(bits);
+    return i < end ? i : end;
+}
+
+// First clear bit at or after `pos`, or `end` if none before `end`.
+static int next_clear(const uint64_t *row, int pos, int end)
+{
+    int w = pos >> 6;
+    uint64_t bits = ~row[w] & (~0ull << (pos & 63));
+    while (bits == 0) {
+        if (64 * ++w >= end)
+            return end;
+        bits = ~row[w];
+    }
+    int i = 64 * w + __builtin_ctzll(bits);
+    return i < end ? i : end;
+}
+
+// Whether any bit in [k0, k1) is set; requires 0 <= k0 < k1 <= width.
+static bool any_in_range(const uint64_t *row, int k0, int k1)
+{
+    int w0 = k0 >> 6, w1 = (k1 - 1) >> 6;
+    uint64_t first = ~0ull << (k0 & 63), last = ~0ull >> (63 - ((k1 - 1) & 63));
+    if (w0 == w1)
+        return (row[w0] & first & last) != 0;
+    if (row[w0] & first)
+        return true;
+    for (int w = w0 + 1; w < w1; w++)
+        if (row[w])
+            return true;
+    return (row[w1] & last) != 0;
+}
+
+// Bits [start, start + 64) of a row of `words` words, zeros outside the row.
+static uint64_t bits_at(const uint64_t *row, int words, int start)
+{
+    int w = start >= 0 ? start / 64 : -((63 - start) / 64);
+    int shift = start - 64 * w;
+    uint64_t lo = (w >= 0 && w < words) ? row[w] : 0;
+    if (shift == 0)
+        return lo;
+    uint64_t hi = (w + 1 >= 0 && w + 1 < words) ? row[w + 1] : 0;
+    return (lo >> shift) | (hi << (64 - shift));
+}
+
+static int clamp_floor(double x, int lo, int hi) { return (int)floor(fmin(fmax(x, lo), hi)); }
+static int clamp_ceil(double x, int lo, int hi) { return (int)ceil(fmin(fmax(x, lo), hi)); }
+
+// --- the pure translation case: same rotation and scale ---
+
+static bool is_translation(const cw__map *m) { return m->ux == 1 && m->uy == 0 && m->vx == 0 && m->vy == 1; }
+
+// Splits an offset into its whole part and whether it has a fraction (beyond the tolerance): with
+// a fraction, A's texel i straddles B's texels i + whole and i + whole + 1.
+static int split_offset(double offset, bool *fractional)
+{
+    double whole = floor(fmin(fmax(offset, -1e9), 1e9) + CW__EPS); // far apart: no overlap anyway
+    *fractional = offset - whole > CW__EPS;
+    return (int)whole;
+}
+
+// A's row, shifted into B's texel columns starting at `start` and widened by one texel if the
+// offset has a fraction.
+static uint64_t shifted_row(const cw_mask *a, int j, int start, int dx, bool wide)
+{
+    const uint64_t *row = cw__row(a, j);
+    uint64_t bits = bits_at(row, a->words, start - dx);
+    return wide ? bits | bits_at(row, a->words, start - dx - 1) : bits;
+}
+
+// Common case: both masks at most 64 texels wide, so a row is one word and the loop is branch-light.
+static bool translated_narrow(const cw_mask *a, const cw_mask *b, int dx, bool fx, bool fy, int j0, int j1,
+                              int dy)
+{
+    const uint64_t *ra = a->bits, *rb = b->bits;
+    for (int j = j0; j < j1; j++) {
+        uint64_t row = dx >= 0 ? ra[j] << dx : ra[j] >> -dx;
+        if (fx)
+            row |= dx + 1 >= 0 ? ra[j] << (dx + 1) : ra[j] >> -(dx + 1);
+        int r = j + dy;
+        uint64_t below = (r >= b->y0 && r < b->y1) ? rb[r] : 0;
+        uint64_t above = (fy && r + 1 >= b->y0 && r + 1 < b->y1) ? rb[r + 1] : 0;
+        if (row & (below | above))
+            return true;
+    }
+    return false;
+}
+
+static bool translated(const cw_mask *a, const cw_mask *b, const cw__map *m)
+{
+    bool fx, fy;
+    int dx = split_offset(m->ox, &fx), dy = split_offset(m->oy, &fy);
+    // A's rows that land on B's opaque rows (row j covers B rows j + dy, and j + dy + 1 if fy).
+    double lo_y = fmax(a->y0, b->y0 - dy - (fy ? 1 : 0)), hi_y = fmin(a->y1, b->y1 - dy);
+    double lo_x = fmax(a->x0 + dx, b->x0), hi_x = fmin(a->x1 + dx + (fx ? 1 : 0), b->x1);
+    if (lo_y >= hi_y || lo_x >= hi_x)
+        return false;
+    int j0 = (int)lo_y, j1 = (int)hi_y;
+    if (a->words == 1 && b->words == 1 && dx > -64 && dx < 63)
+        return translated_narrow(a, b, dx, fx, fy, j0, j1, dy);
+    int k0 = (int)lo_x, k1 = (int)hi_x;
+    for (int j = j0; j < j1; j++) {
+        for (int s = 0; s <= (fy ? 1 : 0); s++) {
+            int r = j + dy + s;
+            if (r < b->y0 || r >= b->y1)
+                continue;
+            const uint64_t *rb = cw__row(b, r);
+            for (int w = k0 >> 6; w <= (k1 - 1) >> 6; w++)
+                if (shifted_row(a, j, 64 * w, dx, fx) & rb[w])
+                    return true;
+        }
+    }
+    return false;
+}
+
+// --- the general case: runs of A against row bands of B ---
+
+// One of the four slabs of B's 8-direction polygon, seen from A: a point of A at local (s, t) lands
+// at projection `at0 + s * per_s + t * per_t` along the slab's direction, which must lie in (lo, hi).
+typedef struct slab {
+    double lo, hi, at0, per_s, per_t;
+} slab;
+
+// Everything about A's runs that does not depend on the run: the map, B's slabs and the shape of
+// a run's parallelogram (which edge directions form its left and right boundary, and their slopes).
+typedef struct sweep {
+    const cw_mask *a, *b;
+    cw__map m;
+    slab slabs[4];
+    bool u_down, v_down;  // whether A's +x / +y step goes toward smaller y in B
+    bool left_is_u;       // the left boundary starts along the run (u) edge, else along v
+    double slope_u, slope_v; // dx/dy of the u and v edges (0 when horizontal)
+    cw__pieces *pieces;   // NULL: stop at the first hit
+} sweep;
+
+static void setup_slabs(sweep *sw)
+{
+    const cw__dop8 *d = &sw->b->dop;
+    const double dirs[4][2] = {{1, 0}, {0, 1}, {1, 1}, {1, -1}};
+    const double lo[4] = {d->x0, d->y0, d->sum0, d->diff0}, hi[4] = {d->x1, d->y1, d->sum1, d->diff1};
+    const cw__map *m = &sw->m;
+    for (int k = 0; k < 4; k++) {
+        double nx = dirs[k][0], ny = dirs[k][1];
+        sw->slabs[k] = (slab){lo[k] + CW__EPS, hi[k] - CW__EPS, nx * m->ox + ny * m->oy, nx * m->ux + ny * m->uy,
+                              nx * m->vx + ny * m->vy};
+    }
+}
+
+static void setup_sweep(sweep *sw, const cw_mask *a, const cw_mask *b, const cw__map *m, cw__pieces *pieces)
+{
+    sw->a = a;
+    sw->b = b;
+    sw->m = *m;
+    sw->pieces = pieces;
+    setup_slabs(sw);
+    sw->u_down = m->uy < 0;
+    sw->v_down = m->vy < 0;
+    // Edge directions pointing up (toward larger y in B): f along the run, g along A's column.
+    double fx = sw->u_down ? -m->ux : m->ux, fy = sw->u_down ? -m->uy : m->uy;
+    double gx = sw->v_down ? -m->vx : m->vx, gy = sw->v_down ? -m->vy : m->vy;
+    sw->left_is_u = fx * gy - fy * gx < 0;
+    sw->slope_u = fy > 0 ? fx / fy : 0;
+    sw->slope_v = gy > 0 ? gx / gy : 0;
+}
+
+// The interval of parameter p for which a point with projection `base + p * per_p + spread` (spread
+// ranging over [spread_lo, spread_hi]) can fall inside every slab. Returns false if it is empty.
+static bool clip_param(const slab *slabs, const double base[4], const double per_p[4], const double spread_lo[4],
+                       const double spread_hi[4], double *p_lo, double *p_hi)
+{
+    double lo = *p_lo, hi = *p_hi;
+    for (int k = 0; k < 4; k++) {
+        double need_above = slabs[k].lo - base[k] - spread_hi[k]; // p * per_p > need_above
+        double need_below = slabs[k].hi - base[k] - spread_lo[k]; // p * per_p < need_below
+        if (per_p[k] > 0) {
+            lo = fmax(lo, need_above / per_p[k]);
+            hi = fmin(hi, need_below / per_p[k]);
+        } else if (per_p[k] < 0) {
+            lo = fmax(lo, need_below / per_p[k]);
+            hi = fmin(hi, need_above / per_p[k]);
+        } else if (!(need_above < 0 && need_below > 0)) {
+            return false;
+        }
+    }
+    *p_lo = lo;
+    *p_hi = hi;
+    return lo < hi;
+}
+
+// A's rows whose strip can reach B's polygon, as [*j0, *j1).
+static bool clip_rows(const sweep *sw, int *j0, int *j1)
+{
+    const cw_mask *a = sw->a;
+    double base[4], per_p[4], spread_lo[4], spread_hi[4];
+    for (int k = 0; k < 4; k++) {
+        const slab *sl = &sw->slabs[k];
+        base[k] = sl->at0;
+        per_p[k] = sl->per_t;
+        spread_lo[k] = fmin(a->x0 * sl->per_s, a->x1 * sl->per_s);
+        spread_hi[k] = fmax(a->x0 * sl->per_s, a->x1 * sl->per_s);
+    }
+    double lo = a->y0, hi = a->y1;
+    if (!clip_param(sw->slabs, base, per_p, spread_lo, spread_hi, &lo, &hi))
+        return false;
+    *j0 = clamp_floor(lo, a->y0, a->y1);
+    *j1 = clamp_ceil(hi, a->y0, a->y1);
+    return *j0 < *j1;
+}
+
+// The texels of A's row j that can reach B's polygon, as [*i0, *i1).
+static bool clip_columns(const sweep *sw, int j, int *i0, int *i1)
+{
+    const cw_mask *a = sw->a;
+    double base[4], per_p[4], spread_lo[4], spread_hi[4];
+    for (int k = 0; k < 4; k++) {
+        const slab *sl = &sw->slabs[k];
+        base[k] = sl->at0 + j * sl->per_t;
+        per_p[k] = sl->per_s;
+        spread_lo[k] = fmin(0, sl->per_t);
+        spread_hi[k] = fmax(0, sl->per_t);
+    }
+    double lo = a->spans[2 * j], hi = a->spans[2 * j + 1];
+    if (lo >= hi || !clip_param(sw->slabs, base, per_p, spread_lo, spread_hi, &lo, &hi))
+        return false;
+    *i0 = clamp_floor(lo, a->spans[2 * j], a->spans[2 * j + 1]);
+    *i1 = clamp_ceil(hi, a->spans[2 * j], a->spans[2 * j + 1]);
+    return *i0 < *i1;
+}
+
+// A run's parallelogram in B space, described by its two boundary chains. Each chain goes from the
+// bottom vertex (smallest y) to the top one with a single bend; x on the left chain is convex in
+// y and on the right chain concave, so a slice's extremes are at its ends or at the bend.
+typedef struct run_shape {
+    double bottom_x, bottom_y, top_y;
+    double left_bend_x, left_bend_y, left_slope_low, left_slope_high;
+    double right_bend_x, right_bend_y, right_slope_low, right_slope_high;
+    double corner_x, corner_y, run_x, run_y, col_x, col_y; // for exact piece polygons
+} run_shape;
+
+static run_shape shape_run(const sweep *sw, int i0, int i1, int j)
+{
+    const cw__map *m = &sw->m;
+    double len = i1 - i0;
+    double px = m->ox + i0 * m->ux + j * m->vx, py = m->oy + i0 * m->uy + j * m->vy;
+    double ex = len * m->ux, ey = len * m->uy; // the run edge
+    run_shape r;
+    r.corner_x = px, r.corner_y = py, r.run_x = ex, r.run_y = ey, r.col_x = m->vx, r.col_y = m->vy;
+    double fx = sw->u_down ? -ex : ex, fy = sw->u_down ? -ey : ey;
+    double gx = sw->v_down ? -m->vx : m->vx, gy = sw->v_down ? -m->vy : m->vy;
+    r.bottom_x = px + (sw->u_down ? ex : 0) + (sw->v_down ? m->vx : 0);
+    r.bottom_y = py + (sw->u_down ? ey : 0) + (sw->v_down ? m->vy : 0);
+    r.top_y = r.bottom_y + fy + gy;
+    double first_x = sw->left_is_u ? fx : gx, first_y = sw->left_is_u ? fy : gy;
+    double second_x = sw->left_is_u ? gx : fx, second_y = sw->left_is_u ? gy : fy;
+    double slope_first = sw->left_is_u ? sw->slope_u : sw->slope_v;
+    double slope_second = sw->left_is_u ? sw->slope_v : sw->slope_u;
+    r.left_bend_x = r.bottom_x + first_x, r.left_bend_y = r.bottom_y + first_y;
+    r.left_slope_low = slope_first, r.left_slope_high = slope_second;
+    r.right_bend_x = r.bottom_x + second_x, r.right_bend_y = r.bottom_y + second_y;
+    r.right_slope_low = slope_second, r.right_slope_high = slope_first;
+    return r;
+}
+
+static double left_x(const run_shape *r, double y)
+{
+    return y < r->left_bend_y ? r->bottom_x + (y - r->bottom_y) * r->left_slope_low
+                              : r->left_bend_x + (y - r->left_bend_y) * r->left_slope_high;
+}
+
+static double right_x(const run_shape *r, double y)
+{
+    return y < r->right_bend_y ? r->bottom_x + (y - r->bottom_y) * r->right_slope_low
+                               : r->right_bend_x + (y - r->right_bend_y) * r->right_slope_high;
+}
+
+// Area of the run's parallelogram between heights y0 < y1 (the chains are linear between bends).
+static double slice_area(const run_shape *r, double y0, double y1)
+{
+    double ys[4] = {y0, y1, y1, y1};
+    int n = 1;
+    if (r->left_bend_y > y0 && r->left_bend_y < y1)
+        ys[n++] = r->left_bend_y;
+    if (r->right_bend_y > y0 && r->right_bend_y < y1)
+        ys[n++] = r->right_bend_y;
+    if (n == 3 && ys[1] > ys[2]) {
+        double t = ys[1];
+        ys[1] = ys[2];
+        ys[2] = t;
+    }
+    ys[n] = y1;
+    double area = 0, prev_y = y0, prev_w = right_x(r, y0) - left_x(r, y0);
+    for (int i = 1; i <= n; i++) {
+        double w = right_x(r, ys[i]) - left_x(r, ys[i]);
+        area += 0.5 * (w + prev_w) * (ys[i] - prev_y);
+        prev_y = ys[i];
+        prev_w = w;
+    }
+    return area;
+}
+
+// Adds the pieces of one slice to the accumulator: the slice's area shared among the B texels
+// its x-range covers, in proportion to the covered length.
+static void add_pieces(sweep *sw, const run_shape *rs, int band, double y0, double y1, double x_lo, double x_hi,
+                       int k0, int k1, int i0, int i1, int j)
+{
+    cw__pieces *p = sw->pieces;
+    const uint64_t *row = cw__row(sw->b, band);
+    double area = slice_area(rs, y0, y1), width = x_hi - x_lo;
+    for (int k = next_set(row, k0, k1); k < k1; k = next_set(row, k + 1, k1)) {
+        double lo = fmax(x_lo, k), hi = fmin(x_hi, k + 1);
+        double w = width > 0 ? area * (hi - lo) / width : area;
+        double cx = 0.5 * (lo + hi), cy = 0.5 * (y0 + y1);
+        p->area += w;
+        p->sum_x += w * cx;
+        p->sum_y += w * cy;
+        if (p->find_nearest) {
+            double dx = (cx - p->target_x) * p->metric_x, dy = (cy - p->target_y) * p->metric_y;
+            double d2 = dx * dx + dy * dy;
+            if (d2 < p->best_d2) {
+                p->best_d2 = d2;
+                p->best = (cw__piece){i0, i1, j, k, band};
+            }
+        }
+    }
+}
+
+// Tests (or, with pieces, measures) one run against every B band it crosses.
+static bool sweep_run(sweep *sw, int i0, int i1, int j)
+{
+    const cw_mask *b = sw->b;
+    run_shape rs = shape_run(sw, i0, i1, j);
+    int r0 = clamp_floor(rs.bottom_y + CW__EPS, b->y0, b->y1);
+    int r1 = clamp_ceil(rs.top_y - CW__EPS, b->y0, b->y1);
+    double y_prev = fmax(r0, rs.bottom_y);
+    double lx_prev = left_x(&rs, y_prev), rx_prev = right_x(&rs, y_prev);
+    for (int r = r0; r < r1; r++) {
+        double y0 = y_prev, y1 = fmin(r + 1, rs.top_y);
+        double lx = left_x(&rs, y1), rx = right_x(&rs, y1);
+        double x_lo = fmin(lx_prev, lx), x_hi = fmax(rx_prev, rx);
+        if (rs.left_bend_y > y0 && rs.left_bend_y < y1)
+            x_lo = fmin(x_lo, rs.left_bend_x);
+        if (rs.right_bend_y > y0 && rs.right_bend_y < y1)
+            x_hi = fmax(x_hi, rs.right_bend_x);
+        y_prev = y1, lx_prev = lx, rx_prev = rx;
+        int span0 = b->spans[2 * r], span1 = b->spans[2 * r + 1];
+        int k0 = clamp_floor(x_lo + CW__EPS, span0, span1), k1 = clamp_ceil(x_hi - CW__EPS, span0, span1);
+        if (k0 >= k1 || !any_in_range(cw__row(b, r), k0, k1))
+            continue;
+        if (sw->pieces == NULL)
+            return true;
+        add_pieces(sw, &rs, r, y0, y1, x_lo, x_hi, k0, k1, i0, i1, j);
+    }
+    return false;
+}
+
+static bool sweep_row(sweep *sw, int j)
+{
+    int i0, i1;
+    if (!clip_columns(sw, j, &i0, &i1))
+        return false;
+    const uint64_t *row = cw__row(sw->a, j);
+    for (int start = next_set(row, i0, i1); start < i1;) {
+        int end = next_clear(row, start, i1);
+        if (sweep_run(sw, start, end, j))
+            return true;
+        start = end < i1 ? next_set(row, end, i1) : i1;
+    }
+    return false;
+}
+
+// Walks A's rows from the middle of the clipped range outward: overlaps are found sooner there.
+static bool sweep_all(sweep *sw)
+{
+    int j0, j1;
+    if (!clip_rows(sw, &j0, &j1))
+        return false;
+    int mid = j0 + (j1 - j0) / 2;
+    for (int d = 0; mid + d < j1 || mid - d - 1 >= j0; d++) {
+        if (mid + d < j1 && sweep_row(sw, mid + d))
+            return true;
+        if (mid - d - 1 >= j0 && sweep_row(sw, mid - d - 1))
+            return true;
+    }
+    return false;
+}
+
+// --- choosing the direction ---
+
+// The texel rectangle of `walked` that can touch the other's opaque box (mapped into walked space
+// by `back`), and a work estimate for walking it: slices cost about one per B band each run crosses.
+static double walk_cost(const cw__body *walked, const cw__body *other, const cw__map *there, const cw__map *back,
+                        uint32_t *count)
+{
+    const cw_mask *a = walked->mask, *b = other->mask;
+    double lo_x = INFINITY, lo_y = INFINITY, hi_x = -INFINITY, hi_y = -INFINITY;
+    for (int c = 0; c < 4; c++) {
+        double x = c & 1 ? b->x1 : b->x0, y = c & 2 ? b->y1 : b->y0;
+        double ax = back->ox + x * back->ux + y * back->vx, ay = back->oy + x * back->uy + y * back->vy;
+        lo_x = fmin(lo_x, ax), hi_x = fmax(hi_x, ax), lo_y = fmin(lo_y, ay), hi_y = fmax(hi_y, ay);
+    }
+    int x0 = clamp_floor(lo_x, a->x0, a->x1), x1 = clamp_ceil(hi_x, a->x0, a->x1);
+    int y0 = clamp_floor(lo_y, a->y0, a->y1), y1 = clamp_ceil(hi_y, a->y0, a->y1);
+    *count = cw__mask_count_blocks(a, x0, y0, x1, y1);
+    double runs_per_row = (double)a->runs / (a->y1 - a->y0);
+    return *count * fabs(there->uy) + (y1 - y0) * runs_per_row * (fabs(there->vy) + 1);
+}
+
+cw__plan cw__plan_pair(const cw__body *a, const cw__body *b)
+{
+    cw__plan plan = {.walked = a, .other = b, .empty = true};
+    if (a->mask->count == 0 || b->mask->count == 0)
+        return plan;
+    cw__map ab = cw__map_between(a, b), ba = cw__map_between(b, a);
+    uint32_t count_a, count_b;
+    double cost_a = walk_cost(a, b, &ab, &ba, &count_a), cost_b = walk_cost(b, a, &ba, &ab, &count_b);
+    plan.empty = count_a == 0 || count_b == 0;
+    if (cost_b < cost_a) {
+        plan.walked = b;
+        plan.other = a;
+        plan.map = ba;
+    } else {
+        plan.map = ab;
+    }
+    return plan;
+}
+
+bool cw__plan_overlaps(const cw__plan *plan)
+{
+    if (plan->empty)
+        return false;
+    const cw_mask *a = plan->walked->mask, *b = plan->other->mask;
+    if (is_translation(&plan->map))
+        return translated(a, b, &plan->map);
+    sweep sw;
+    setup_sweep(&sw, a, b, &plan->map, NULL);
+    return sweep_all(&sw);
+}
+
+void cw__plan_pieces(const cw__plan *plan, cw__pieces *pieces)
+{
+    if (plan->empty)
+        return;
+    sweep sw;
+    setup_sweep(&sw, plan->walked->mask, plan->other->mask, &plan->map, pieces);
+    sweep_all(&sw);
+}
+
+// Keeps the part of a convex polygon where a*x + b*y <= c; returns the new point count (<= n + 1).
+static int clip_half_plane(double *px, double *py, int n, double a, double b, double c)
+{
+    double ox[12], oy[12];
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        int k = (i + 1) % n;
+        double di = c - (a * px[i] + b * py[i]), dk = c - (a * px[k] + b * py[k]);
+        if (di >= 0)
+            ox[m] = px[i], oy[m++] = py[i];
+        if ((di < 0) != (dk < 0)) {
+            double t = di / (di - dk);
+            ox[m] = px[i] + t * (px[k] - px[i]), oy[m++] = py[i] + t * (py[k] - py[i]);
+        }
+    }
+    for (int i = 0; i < m; i++)
+        px[i] = ox[i], py[i] = oy[i];
+    return m;
+}
+
+void cw__piece_centroid(const cw__plan *plan, const cw__piece *piece, double *x, double *y)
+{
+    const cw__map *m = &plan->map;
+    double len = piece->i1 - piece->i0;
+    double cx = m->ox + piece->i0 * m->ux + piece->j * m->vx, cy = m->oy + piece->i0 * m->uy + piece->j * m->vy;
+    double px[12] = {cx, cx + len * m->ux, cx + len * m->ux + m->vx, cx + m->vx};
+    double py[12] = {cy, cy + len * m->uy, cy + len * m->uy + m->vy, cy + m->vy};
+    int n = 4;
+    n = clip_half_plane(px, py, n, 0, -1, -piece->band);   // y >= band
+    n = clip_half_plane(px, py, n, 0, 1, piece->band + 1); // y <= band + 1
+    n = clip_half_plane(px, py, n, -1, 0, -piece->k);      // x >= k
+    n = clip_half_plane(px, py, n, 1, 0, piece->k + 1);    // x <= k + 1
+    double area = 0, sx = 0, sy = 0, mx = 0, my = 0;
+    for (int i = 0; i < n; i++) {
+        int k = (i + 1) % n;
+        double cr = px[i] * py[k] - px[k] * py[i];
+        area += cr, sx += (px[i] + px[k]) * cr, sy += (py[i] + py[k]) * cr;
+        mx += px[i] / n, my += py[i] / n;
+    }
+    bool solid = n >= 3 && fabs(area) > 1e-12;
+    *x = solid ? sx / (3 * area) : mx;
+    *y = solid ? sy / (3 * area) : my;
+}

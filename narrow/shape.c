@@ -1,0 +1,176 @@
+// Transforms and shapes: defaults, validation, and the maps between local spaces.
+#include "internal.h"
+
+#include <math.h>
+
+cw_transform cw_default_transform(void)
+{
+    return (cw_transform){.position = {0, 0}, .rotation = 0, .scale = {1, 1}, .origin = {0, 0}};
+}
+
+cw_shape cw_shape_box(float width, float height)
+{
+    return (cw_shape){.type = CW_SHAPE_BOX, .size = {width, height}, .mask = NULL};
+}
+
+cw_shape cw_shape_mask(const cw_mask *mask)
+{
+    cw_shape shape = {.type = CW_SHAPE_MASK, .size = {0, 0}, .mask = mask};
+    if (mask != NULL)
+        shape.size = (cw_vec2){(float)mask->width, (float)mask->height};
+    return shape;
+}
+
+// Rotations within 1e-6 rad of a multiple of 90 degrees become exact, so that sprites turned by a
+// float pi/2 still line up with the texel grid (float pi/2 is 4e-8 away from the real one).
+static void snapped_cos_sin(double angle, double *c, double *s)
+{
+    *c = cos(angle);
+    *s = sin(angle);
+    if (fabs(*s) < 1e-6) {
+        *s = 0.0;
+        *c = *c < 0 ? -1.0 : 1.0;
+    } else if (fabs(*c) < 1e-6) {
+        *c = 0.0;
+        *s = *s < 0 ? -1.0 : 1.0;
+    }
+}
+
+static bool transform_is_valid(const cw_transform *t)
+{
+    const float fields[] = {t->position.x, t->position.y, t->rotation, t->scale.x,
+                            t->scale.y,    t->origin.x,   t->origin.y};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        if (!isfinite(fields[i])) {
+            cw__fail("The transform has a non-finite position, rotation, scale or origin.");
+            return false;
+        }
+    }
+    if (t->scale.x == 0.0f || t->scale.y == 0.0f) {
+        cw__fail("The transform has a zero scale.");
+        return false;
+    }
+    return true;
+}
+
+static bool shape_is_valid(const cw_shape *shape)
+{
+    switch (shape->type) {
+    case CW_SHAPE_BOX:
+        if (!(shape->size.x > 0 && shape->size.y > 0 && isfinite(shape->size.x) && isfinite(shape->size.y))) {
+            cw__fail("A box needs a finite width and height greater than zero.");
+            return false;
+        }
+        return true;
+    case CW_SHAPE_MASK:
+        if (shape->mask == NULL) {
+            cw__fail("The mask shape has a NULL mask.");
+            return false;
+        }
+        return true;
+    default:
+        cw__fail("The shape type is unknown: use CW_SHAPE_BOX or CW_SHAPE_MASK.");
+        return false;
+    }
+}
+
+bool cw__prepare(const cw_shape *shape, const cw_transform *t, cw__body *out)
+{
+    if (shape == NULL || t == NULL) {
+        cw__fail(shape == NULL ? "The shape is NULL." : "The transform is NULL.");
+        return false;
+    }
+    if (!shape_is_valid(shape) || !transform_is_valid(t))
+        return false;
+    cw__xf *xf = &out->xf;
+    xf->px = t->position.x;
+    xf->py = t->position.y;
+    snapped_cos_sin(t->rotation, &xf->c, &xf->s);
+    xf->sx = t->scale.x;
+    xf->sy = t->scale.y;
+    xf->ox = t->origin.x;
+    xf->oy = t->origin.y;
+    out->is_box = shape->type == CW_SHAPE_BOX;
+    out->rotation = t->rotation;
+    if (out->is_box) {
+        // A box is the unit texel stretched to its size: scale by the size, origin in box fractions.
+        out->mask = &cw__unit_mask;
+        out->w = shape->size.x;
+        out->h = shape->size.y;
+        xf->sx *= out->w;
+        xf->sy *= out->h;
+        xf->ox /= out->w;
+        xf->oy /= out->h;
+    } else {
+        out->mask = shape->mask;
+        out->w = shape->mask->width;
+        out->h = shape->mask->height;
+    }
+    return true;
+}
+
+cw__map cw__map_between(const cw__body *from, const cw__body *to)
+{
+    const cw__xf *a = &from->xf, *b = &to->xf;
+    double cr, sr; // the rotation of `from` relative to `to`
+    snapped_cos_sin((double)from->rotation - (double)to->rotation, &cr, &sr);
+    cw__map m;
+    m.ux = cr * a->sx / b->sx;
+    m.uy = sr * a->sx / b->sy;
+    m.vx = -sr * a->sy / b->sx;
+    m.vy = cr * a->sy / b->sy;
+    // Local origin of `from`: world offset from `to`'s position, rotated into `to`'s frame.
+    double dx = a->px - b->px, dy = a->py - b->py;
+    double qx = -a->ox * a->sx, qy = -a->oy * a->sy;
+    double wx = b->c * dx + b->s * dy + cr * qx - sr * qy;
+    double wy = -b->s * dx + b->c * dy + sr * qx + cr * qy;
+    m.ox = wx / b->sx + b->ox;
+    m.oy = wy / b->sy + b->oy;
+    return m;
+}
+
+void cw__to_world(const cw__xf *xf, double lx, double ly, double rx, double ry, double *wx, double *wy)
+{
+    double qx = (lx - xf->ox) * xf->sx, qy = (ly - xf->oy) * xf->sy;
+    *wx = (xf->px - rx) + xf->c * qx - xf->s * qy;
+    *wy = (xf->py - ry) + xf->s * qx + xf->c * qy;
+}
+
+static float float_down(double x)
+{
+    float f = (float)x;
+    return (double)f > x ? nextafterf(f, -INFINITY) : f;
+}
+
+static float float_up(double x)
+{
+    float f = (float)x;
+    return (double)f < x ? nextafterf(f, INFINITY) : f;
+}
+
+bool cw_shape_aabb(const cw_shape *shape, const cw_transform *transform, cw_aabb *aabb)
+{
+    cw__body body;
+    if (aabb == NULL) {
+        cw__fail("The AABB output pointer is NULL.");
+        return false;
+    }
+    if (!cw__prepare(shape, transform, &body))
+        return false;
+    const cw_mask *m = body.mask;
+    if (m->count == 0) {
+        *aabb = (cw_aabb){transform->position, transform->position};
+        return true;
+    }
+    double lo_x = INFINITY, lo_y = INFINITY, hi_x = -INFINITY, hi_y = -INFINITY;
+    for (int corner = 0; corner < 4; corner++) {
+        double wx, wy;
+        cw__to_world(&body.xf, corner & 1 ? m->x1 : m->x0, corner & 2 ? m->y1 : m->y0, 0, 0, &wx, &wy);
+        lo_x = fmin(lo_x, wx);
+        lo_y = fmin(lo_y, wy);
+        hi_x = fmax(hi_x, wx);
+        hi_y = fmax(hi_y, wy);
+    }
+    *aabb = (cw_aabb){{float_down(lo_x), float_down(lo_y)}, {float_up(hi_x), float_up(hi_y)}};
+    return true;
+}
