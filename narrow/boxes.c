@@ -20,8 +20,8 @@ static void project(const quad *q, double nx, double ny, double *lo, double *hi)
     *lo = *hi = q->x[0] * nx + q->y[0] * ny;
     for (int i = 1; i < 4; i++) {
         double d = q->x[i] * nx + q->y[i] * ny;
-        *lo = fmin(*lo, d);
-        *hi = fmax(*hi, d);
+        *lo = cw__min(*lo, d);
+        *hi = cw__max(*hi, d);
     }
 }
 
@@ -92,7 +92,7 @@ bool cw__box_box(const cw__body *a, const cw__body *b, cw_manifold *manifold)
 {
     double rx = a->xf.px, ry = a->xf.py;
     quad qa = box_corners(a, rx, ry), qb = box_corners(b, rx, ry);
-    double size = fmin(fmin(fabs(a->xf.sx), fabs(a->xf.sy)), fmin(fabs(b->xf.sx), fabs(b->xf.sy)));
+    double size = cw__min(cw__min(fabs(a->xf.sx), fabs(a->xf.sy)), cw__min(fabs(b->xf.sx), fabs(b->xf.sy)));
     double tolerance = CW__EPS * size;
     const double axes[4][2] = {{a->xf.c, a->xf.s}, {-a->xf.s, a->xf.c}, {b->xf.c, b->xf.s}, {-b->xf.s, b->xf.c}};
     double best = INFINITY, nx = 1, ny = 0;
@@ -101,7 +101,7 @@ bool cw__box_box(const cw__body *a, const cw__body *b, cw_manifold *manifold)
         project(&qa, axes[i][0], axes[i][1], &alo, &ahi);
         project(&qb, axes[i][0], axes[i][1], &blo, &bhi);
         double forward = ahi - blo, backward = bhi - alo; // B pushed along +axis, or along -axis
-        double depth = fmin(forward, backward);
+        double depth = cw__min(forward, backward);
         if (depth <= tolerance)
             return false;
         if (depth < best) {

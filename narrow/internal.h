@@ -21,9 +21,6 @@ typedef struct cw__dop8 {
     double x0, x1, y0, y1, sum0, sum1, diff0, diff1;
 } cw__dop8;
 
-// Side of the blocks whose opaque counts the summed-area table holds (a power of two).
-#define CW__BLOCK_SHIFT 3
-
 struct cw_mask {
     size_t alloc_size;    // bytes of the one allocation holding the mask and its arrays
     int width, height;    // texels
@@ -32,8 +29,6 @@ struct cw_mask {
     int runs;             // maximal horizontal runs of opaque texels, over all rows
     int x0, y0, x1, y1;   // opaque bounds, max exclusive; all 0 when empty
     cw__dop8 dop;         // tighter opaque bounds, for clipping
-    int blocks_x, blocks_y;
-    uint32_t *block_sat;  // (blocks_x + 1) * (blocks_y + 1) summed opaque counts per block
     int32_t *spans;       // per row: first opaque x, last opaque x + 1 (0, 0 if empty)
     uint64_t *bits;       // height * words; bit i of word w in row j is texel (64 * w + i, j)
 };
@@ -43,16 +38,13 @@ extern const cw_mask cw__unit_mask;
 
 static inline const uint64_t *cw__row(const cw_mask *m, int y) { return m->bits + (size_t)y * (size_t)m->words; }
 
-// Opaque texels inside the texel rectangle [x0, x1) x [y0, y1), counted by whole blocks (an upper
-// bound that is exact on block boundaries).
-uint32_t cw__mask_count_blocks(const cw_mask *m, int x0, int y0, int x1, int y1);
-
 // --- transforms and shapes (shape.c) ---
 
 // A validated transform in double, with the rotation's cosine and sine (snapped to exact values
 // within 1e-6 of a multiple of 90 degrees).
 typedef struct cw__xf {
     double px, py, c, s, sx, sy, ox, oy;
+    double inv_sx, inv_sy;
 } cw__xf;
 
 // A shape ready for the narrowphase: a mask and the transform of its texel space. Boxes become
@@ -60,7 +52,6 @@ typedef struct cw__xf {
 typedef struct cw__body {
     const cw_mask *mask;
     cw__xf xf;
-    float rotation; // as given, for relative rotations computed without loss
     bool is_box;
     double w, h;    // box size, or the mask's size in texels
 } cw__body;
@@ -83,18 +74,9 @@ void cw__to_world(const cw__xf *xf, double lx, double ly, double rx, double ry, 
 
 bool cw__box_box(const cw__body *a, const cw__body *b, cw_manifold *manifold);
 
-// Which mask a test walks and the map into the other's space (see masks.c).
-typedef struct cw__plan {
-    const cw__body *walked, *other;
-    cw__map map; // walked local -> other local
-    bool empty;  // no opaque texel of one can reach the other: no overlap
-} cw__plan;
-
-// Chooses the cheaper direction for two mask bodies; deterministic for a given (a, b).
-cw__plan cw__plan_pair(const cw__body *a, const cw__body *b);
-
-// Exact test for a plan: true iff the two overlap with positive area.
-bool cw__plan_overlaps(const cw__plan *plan);
+// Exact test for two mask bodies: true iff they overlap with positive area. Deterministic for a
+// given (a, b); the caller puts them in canonical order.
+bool cw__masks_overlap(const cw__body *a, const cw__body *b);
 
 // One overlapping piece: walked texels [i0, i1) of row j against texel k of the other's row band.
 typedef struct cw__piece {
@@ -111,15 +93,19 @@ typedef struct cw__pieces {
     cw__piece best;
 } cw__pieces;
 
-// Accumulates the overlap pieces of a plan (approximate area: each slice's exact area shared
-// among the texels it covers in proportion to covered width).
-void cw__plan_pieces(const cw__plan *plan, cw__pieces *pieces);
+// Accumulates the overlap pieces of `walked` against `other` (approximate area: each slice's exact
+// area shared among the texels it covers in proportion to covered width), in `other`'s local space.
+void cw__masks_pieces(const cw__body *walked, const cw__body *other, cw__pieces *pieces);
 
-// Centroid of the exact polygon of a piece, in the other mask's local space.
-void cw__piece_centroid(const cw__plan *plan, const cw__piece *piece, double *x, double *y);
+// Centroid of the exact polygon of a piece, in `other`'s local space.
+void cw__piece_centroid(const cw__body *walked, const cw__body *other, const cw__piece *piece, double *x, double *y);
 
 // Fills the manifold for two overlapping mask bodies; normal from a toward b.
 void cw__mask_manifold(const cw__body *a, const cw__body *b, cw_manifold *manifold);
+
+// fmin/fmax without the NaN rules, so they compile to one instruction (inputs are never NaN).
+static inline double cw__min(double a, double b) { return a < b ? a : b; }
+static inline double cw__max(double a, double b) { return a > b ? a : b; }
 
 // Touching tolerance, in local units of the shape whose space a test runs in.
 #define CW__EPS 1e-6

@@ -3,39 +3,27 @@
 
 #include <math.h>
 
-// The same plan with body b moved by (dx, dy) in the world, walking in the same direction.
-static cw__plan moved_plan(const cw__plan *plan, const cw__body *b, cw__body *moved, double dx, double dy)
+static cw__body moved(const cw__body *b, double dx, double dy)
 {
-    *moved = *b;
-    moved->xf.px += dx;
-    moved->xf.py += dy;
-    cw__plan shifted = *plan;
-    if (plan->walked == b) {
-        shifted.walked = moved;
-        shifted.map = cw__map_between(moved, plan->other);
-    } else {
-        shifted.other = moved;
-        shifted.map = cw__map_between(plan->walked, moved);
-    }
-    return shifted;
+    cw__body copy = *b;
+    copy.xf.px += dx;
+    copy.xf.py += dy;
+    return copy;
 }
 
-static double moved_area(const cw__plan *plan, const cw__body *b, double dx, double dy)
+// Overlap area (in a's local units) with b moved; a is walked, so the unit is the same for every move.
+static double moved_area(const cw__body *a, const cw__body *b, double dx, double dy)
 {
-    cw__body moved;
-    cw__plan shifted = moved_plan(plan, b, &moved, dx, dy);
+    cw__body b2 = moved(b, dx, dy);
     cw__pieces pieces = {0};
-    cw__plan_pieces(&shifted, &pieces);
+    cw__masks_pieces(&b2, a, &pieces);
     return pieces.area;
 }
 
 static bool moved_overlaps(const cw__body *a, const cw__body *b, double dx, double dy)
 {
-    cw__body moved = *b;
-    moved.xf.px += dx;
-    moved.xf.py += dy;
-    cw__plan plan = cw__plan_pair(a, &moved);
-    return cw__plan_overlaps(&plan);
+    cw__body b2 = moved(b, dx, dy);
+    return cw__masks_overlap(a, &b2);
 }
 
 static void centre(const cw__body *body, double *x, double *y)
@@ -50,32 +38,33 @@ static double radius(const cw__body *body)
     return 0.5 * hypot((m->x1 - m->x0) * body->xf.sx, (m->y1 - m->y0) * body->xf.sy);
 }
 
-static double texel_size(const cw__body *body) { return fmin(fabs(body->xf.sx), fabs(body->xf.sy)); }
+static double texel_size(const cw__body *body) { return cw__min(fabs(body->xf.sx), fabs(body->xf.sy)); }
 
 // The overlapping piece nearest the area-weighted centroid, as a world point inside the overlap.
-static void contact_point(const cw__plan *plan, cw_vec2 *point)
+// b's texels are walked against a's rows, so pieces are measured in a's local space.
+static void contact_point(const cw__body *a, const cw__body *b, cw_vec2 *point)
 {
     cw__pieces pieces = {0};
-    cw__plan_pieces(plan, &pieces);
-    const cw__xf *xf = &plan->other->xf;
-    cw__pieces nearest = {.find_nearest = true, .best_d2 = INFINITY, .metric_x = fabs(xf->sx), .metric_y = fabs(xf->sy)};
+    cw__masks_pieces(b, a, &pieces);
+    cw__pieces nearest = {.find_nearest = true, .best_d2 = INFINITY, .metric_x = fabs(a->xf.sx),
+                          .metric_y = fabs(a->xf.sy)};
     nearest.target_x = pieces.area > 0 ? pieces.sum_x / pieces.area : 0;
     nearest.target_y = pieces.area > 0 ? pieces.sum_y / pieces.area : 0;
-    cw__plan_pieces(plan, &nearest);
+    cw__masks_pieces(b, a, &nearest);
     double lx = nearest.target_x, ly = nearest.target_y, wx, wy;
     if (nearest.best_d2 < INFINITY)
-        cw__piece_centroid(plan, &nearest.best, &lx, &ly);
-    cw__to_world(xf, lx, ly, 0, 0, &wx, &wy);
+        cw__piece_centroid(b, a, &nearest.best, &lx, &ly);
+    cw__to_world(&a->xf, lx, ly, 0, 0, &wx, &wy);
     *point = (cw_vec2){(float)wx, (float)wy};
 }
 
-// Minus the gradient of the overlap area as B moves (pygame's overlap_area trick), or the
+// Minus the gradient of the overlap area as b moves (pygame's overlap_area trick), or the
 // direction between the centres when the area does not change.
-static void contact_normal(const cw__plan *plan, const cw__body *a, const cw__body *b, double *nx, double *ny)
+static void contact_normal(const cw__body *a, const cw__body *b, double *nx, double *ny)
 {
-    double h = 0.5 * fmin(texel_size(a), texel_size(b));
-    double gx = moved_area(plan, b, h, 0) - moved_area(plan, b, -h, 0);
-    double gy = moved_area(plan, b, 0, h) - moved_area(plan, b, 0, -h);
+    double h = 0.5 * cw__min(texel_size(a), texel_size(b));
+    double gx = moved_area(a, b, h, 0) - moved_area(a, b, -h, 0);
+    double gy = moved_area(a, b, 0, h) - moved_area(a, b, 0, -h);
     double length = hypot(gx, gy);
     if (length > 1e-9) {
         *nx = -gx / length;
@@ -97,7 +86,7 @@ static double contact_depth(const cw__body *a, const cw__body *b, double nx, dou
     centre(a, &ax, &ay);
     centre(b, &bx, &by);
     double hi = hypot(bx - ax, by - ay) + radius(a) + radius(b) + 1, lo = 0;
-    double tolerance = fmin(1.0, fmin(texel_size(a), texel_size(b))) / 64;
+    double tolerance = cw__min(1.0, cw__min(texel_size(a), texel_size(b))) / 64;
     while (hi - lo > tolerance) {
         double mid = 0.5 * (lo + hi);
         if (moved_overlaps(a, b, nx * mid, ny * mid))
@@ -110,10 +99,9 @@ static double contact_depth(const cw__body *a, const cw__body *b, double nx, dou
 
 void cw__mask_manifold(const cw__body *a, const cw__body *b, cw_manifold *manifold)
 {
-    cw__plan plan = cw__plan_pair(a, b);
     double nx, ny;
-    contact_point(&plan, &manifold->point);
-    contact_normal(&plan, a, b, &nx, &ny);
+    contact_point(a, b, &manifold->point);
+    contact_normal(a, b, &nx, &ny);
     manifold->normal = (cw_vec2){(float)nx, (float)ny};
     manifold->depth = (float)contact_depth(a, b, nx, ny);
 }

@@ -5,7 +5,6 @@
 #include <string.h>
 
 // Never written: the pointers are not const only because built masks fill the same fields.
-static uint32_t unit_block_sat[4] = {0, 0, 0, 1};
 static int32_t unit_spans[2] = {0, 1};
 static uint64_t unit_bits[1] = {1};
 
@@ -13,8 +12,6 @@ const cw_mask cw__unit_mask = {
     .width = 1, .height = 1, .words = 1, .count = 1, .runs = 1,
     .x0 = 0, .y0 = 0, .x1 = 1, .y1 = 1,
     .dop = {0, 1, 0, 1, 0, 2, -1, 1},
-    .blocks_x = 1, .blocks_y = 1,
-    .block_sat = unit_block_sat,
     .spans = unit_spans,
     .bits = unit_bits,
 };
@@ -51,13 +48,10 @@ static bool check_source(const void *pixels, int width, int height, int pitch, i
 static cw_mask *allocate(int width, int height)
 {
     int words = (width + 63) / 64;
-    int blocks_x = (width + (1 << CW__BLOCK_SHIFT) - 1) >> CW__BLOCK_SHIFT;
-    int blocks_y = (height + (1 << CW__BLOCK_SHIFT) - 1) >> CW__BLOCK_SHIFT;
     size_t head = align8(sizeof(cw_mask));
     size_t bits = (size_t)words * (size_t)height * sizeof(uint64_t);
     size_t spans = align8((size_t)height * 2 * sizeof(int32_t));
-    size_t sat = align8((size_t)(blocks_x + 1) * (size_t)(blocks_y + 1) * sizeof(uint32_t));
-    size_t total = head + bits + spans + sat;
+    size_t total = head + bits + spans;
     unsigned char *memory = cw__alloc(total);
     if (memory == NULL)
         return NULL;
@@ -67,11 +61,8 @@ static cw_mask *allocate(int width, int height)
     m->width = width;
     m->height = height;
     m->words = words;
-    m->blocks_x = blocks_x;
-    m->blocks_y = blocks_y;
     m->bits = (uint64_t *)(memory + head);
     m->spans = (int32_t *)(memory + head + bits);
-    m->block_sat = (uint32_t *)(memory + head + bits + spans);
     return m;
 }
 
@@ -150,38 +141,6 @@ static void compute_bounds(cw_mask *m)
         m->x0 = m->y0 = m->x1 = m->y1 = 0;
 }
 
-static void compute_block_sat(cw_mask *m)
-{
-    int stride = m->blocks_x + 1;
-    for (int y = 0; y < m->height; y++) {
-        const uint64_t *row = cw__row(m, y);
-        for (int w = 0; w < m->words; w++) {
-            for (uint64_t bits = row[w]; bits; bits &= bits - 1) {
-                int x = 64 * w + __builtin_ctzll(bits);
-                int bx = x >> CW__BLOCK_SHIFT, by = y >> CW__BLOCK_SHIFT;
-                m->block_sat[(size_t)(by + 1) * stride + bx + 1]++;
-            }
-        }
-    }
-    for (int by = 1; by <= m->blocks_y; by++)
-        for (int bx = 1; bx <= m->blocks_x; bx++)
-            m->block_sat[(size_t)by * stride + bx] += m->block_sat[(size_t)(by - 1) * stride + bx] +
-                                                      m->block_sat[(size_t)by * stride + bx - 1] -
-                                                      m->block_sat[(size_t)(by - 1) * stride + bx - 1];
-}
-
-uint32_t cw__mask_count_blocks(const cw_mask *m, int x0, int y0, int x1, int y1)
-{
-    if (x0 >= x1 || y0 >= y1)
-        return 0;
-    int bx0 = x0 >> CW__BLOCK_SHIFT, by0 = y0 >> CW__BLOCK_SHIFT;
-    int bx1 = (x1 + (1 << CW__BLOCK_SHIFT) - 1) >> CW__BLOCK_SHIFT;
-    int by1 = (y1 + (1 << CW__BLOCK_SHIFT) - 1) >> CW__BLOCK_SHIFT;
-    size_t stride = (size_t)m->blocks_x + 1;
-    const uint32_t *s = m->block_sat;
-    return s[by1 * stride + bx1] - s[by0 * stride + bx1] - s[by1 * stride + bx0] + s[by0 * stride + bx0];
-}
-
 // Shared by both constructors: `bpp` bytes per pixel, alpha at byte `alpha_offset` of each pixel.
 static cw_mask *build(const uint8_t *pixels, int width, int height, int pitch, int bpp, int alpha_offset,
                       uint8_t threshold)
@@ -200,7 +159,6 @@ static cw_mask *build(const uint8_t *pixels, int width, int height, int pitch, i
             m->count += __builtin_popcountll(row[w]);
     }
     compute_bounds(m);
-    compute_block_sat(m);
     return m;
 }
 

@@ -70,18 +70,35 @@ static uint64_t bits_at(const uint64_t *row, int words, int start)
     return (lo >> shift) | (hi << (64 - shift));
 }
 
-static int clamp_floor(double x, int lo, int hi) { return (int)floor(fmin(fmax(x, lo), hi)); }
-static int clamp_ceil(double x, int lo, int hi) { return (int)ceil(fmin(fmax(x, lo), hi)); }
+// floor and ceil of x clamped to [lo, hi], by integer conversion: without SSE4.1 the libm calls cost
+// more than the rest of a slice.
+static int clamp_floor(double x, int lo, int hi)
+{
+    x = cw__min(cw__max(x, lo), hi);
+    int i = (int)x;
+    return i - (x < i);
+}
+
+static int clamp_ceil(double x, int lo, int hi)
+{
+    x = cw__min(cw__max(x, lo), hi);
+    int i = (int)x;
+    return i + (x > i);
+}
 
 // --- the pure translation case: same rotation and scale ---
 
-static bool is_translation(const cw__map *m) { return m->ux == 1 && m->uy == 0 && m->vx == 0 && m->vy == 1; }
+// Same rotation and scale (up to the rounding of the map's products, far below the tolerance).
+static bool is_translation(const cw__map *m)
+{
+    return fabs(m->ux - 1) < 1e-12 && fabs(m->uy) < 1e-12 && fabs(m->vx) < 1e-12 && fabs(m->vy - 1) < 1e-12;
+}
 
 // Splits an offset into its whole part and whether it has a fraction (beyond the tolerance): with
 // a fraction, A's texel i straddles B's texels i + whole and i + whole + 1.
 static int split_offset(double offset, bool *fractional)
 {
-    double whole = floor(fmin(fmax(offset, -1e9), 1e9) + CW__EPS); // far apart: no overlap anyway
+    double whole = floor(cw__min(cw__max(offset, -1e9), 1e9) + CW__EPS); // far apart: no overlap anyway
     *fractional = offset - whole > CW__EPS;
     return (int)whole;
 }
@@ -118,8 +135,8 @@ static bool translated(const cw_mask *a, const cw_mask *b, const cw__map *m)
     bool fx, fy;
     int dx = split_offset(m->ox, &fx), dy = split_offset(m->oy, &fy);
     // A's rows that land on B's opaque rows (row j covers B rows j + dy, and j + dy + 1 if fy).
-    double lo_y = fmax(a->y0, b->y0 - dy - (fy ? 1 : 0)), hi_y = fmin(a->y1, b->y1 - dy);
-    double lo_x = fmax(a->x0 + dx, b->x0), hi_x = fmin(a->x1 + dx + (fx ? 1 : 0), b->x1);
+    double lo_y = cw__max(a->y0, b->y0 - dy - (fy ? 1 : 0)), hi_y = cw__min(a->y1, b->y1 - dy);
+    double lo_x = cw__max(a->x0 + dx, b->x0), hi_x = cw__min(a->x1 + dx + (fx ? 1 : 0), b->x1);
     if (lo_y >= hi_y || lo_x >= hi_x)
         return false;
     int j0 = (int)lo_y, j1 = (int)hi_y;
@@ -148,16 +165,20 @@ typedef struct slab {
     double lo, hi, at0, per_s, per_t;
 } slab;
 
-// Everything about A's runs that does not depend on the run: the map, B's slabs and the shape of
-// a run's parallelogram (which edge directions form its left and right boundary, and their slopes).
+// Everything about walking A against B that does not depend on the run: the map, B's slabs, the
+// per-row column clip, the shape of a run's parallelogram, and where the walk has got to.
 typedef struct sweep {
     const cw_mask *a, *b;
     cw__map m;
     slab slabs[4];
+    int clips;            // slabs that bound the columns of a row: s in (lo + j * slope, hi + j * slope)
+    double clip_lo[4], clip_hi[4], clip_slope[4];
     bool u_down, v_down;  // whether A's +x / +y step goes toward smaller y in B
     bool left_is_u;       // the left boundary starts along the run (u) edge, else along v
     double slope_u, slope_v; // dx/dy of the u and v edges (0 when horizontal)
-    cw__pieces *pieces;   // NULL: stop at the first hit
+    int j0, j1, mid, step;   // A's rows to walk, from the middle outward
+    long work;               // rows and slices done, to share time fairly between two walks
+    cw__pieces *pieces;      // NULL: stop at the first hit
 } sweep;
 
 static void setup_slabs(sweep *sw)
@@ -166,28 +187,25 @@ static void setup_slabs(sweep *sw)
     const double dirs[4][2] = {{1, 0}, {0, 1}, {1, 1}, {1, -1}};
     const double lo[4] = {d->x0, d->y0, d->sum0, d->diff0}, hi[4] = {d->x1, d->y1, d->sum1, d->diff1};
     const cw__map *m = &sw->m;
+    sw->clips = 0;
     for (int k = 0; k < 4; k++) {
         double nx = dirs[k][0], ny = dirs[k][1];
-        sw->slabs[k] = (slab){lo[k] + CW__EPS, hi[k] - CW__EPS, nx * m->ox + ny * m->oy, nx * m->ux + ny * m->uy,
-                              nx * m->vx + ny * m->vy};
+        slab sl = {lo[k] + CW__EPS, hi[k] - CW__EPS, nx * m->ox + ny * m->oy, nx * m->ux + ny * m->uy,
+                   nx * m->vx + ny * m->vy};
+        sw->slabs[k] = sl;
+        // Row j spans t in [j, j + 1]: its texel s can reach the slab iff
+        // at0 + s * per_s + [min(0, per_t), max(0, per_t)] + j * per_t meets (lo, hi). A slab that
+        // hardly depends on s is left to the row range (dropping a clip only widens it).
+        if (fabs(sl.per_s) < 1e-9)
+            continue;
+        double inv = 1.0 / sl.per_s;
+        double above = (sl.lo - sl.at0 - cw__max(0, sl.per_t)) * inv;
+        double below = (sl.hi - sl.at0 - cw__min(0, sl.per_t)) * inv;
+        sw->clip_lo[sw->clips] = sl.per_s > 0 ? above : below;
+        sw->clip_hi[sw->clips] = sl.per_s > 0 ? below : above;
+        sw->clip_slope[sw->clips] = -sl.per_t * inv;
+        sw->clips++;
     }
-}
-
-static void setup_sweep(sweep *sw, const cw_mask *a, const cw_mask *b, const cw__map *m, cw__pieces *pieces)
-{
-    sw->a = a;
-    sw->b = b;
-    sw->m = *m;
-    sw->pieces = pieces;
-    setup_slabs(sw);
-    sw->u_down = m->uy < 0;
-    sw->v_down = m->vy < 0;
-    // Edge directions pointing up (toward larger y in B): f along the run, g along A's column.
-    double fx = sw->u_down ? -m->ux : m->ux, fy = sw->u_down ? -m->uy : m->uy;
-    double gx = sw->v_down ? -m->vx : m->vx, gy = sw->v_down ? -m->vy : m->vy;
-    sw->left_is_u = fx * gy - fy * gx < 0;
-    sw->slope_u = fy > 0 ? fx / fy : 0;
-    sw->slope_v = gy > 0 ? gx / gy : 0;
 }
 
 // The interval of parameter p for which a point with projection `base + p * per_p + spread` (spread
@@ -200,11 +218,11 @@ static bool clip_param(const slab *slabs, const double base[4], const double per
         double need_above = slabs[k].lo - base[k] - spread_hi[k]; // p * per_p > need_above
         double need_below = slabs[k].hi - base[k] - spread_lo[k]; // p * per_p < need_below
         if (per_p[k] > 0) {
-            lo = fmax(lo, need_above / per_p[k]);
-            hi = fmin(hi, need_below / per_p[k]);
+            lo = cw__max(lo, need_above / per_p[k]);
+            hi = cw__min(hi, need_below / per_p[k]);
         } else if (per_p[k] < 0) {
-            lo = fmax(lo, need_below / per_p[k]);
-            hi = fmin(hi, need_above / per_p[k]);
+            lo = cw__max(lo, need_below / per_p[k]);
+            hi = cw__min(hi, need_above / per_p[k]);
         } else if (!(need_above < 0 && need_below > 0)) {
             return false;
         }
@@ -214,8 +232,8 @@ static bool clip_param(const slab *slabs, const double base[4], const double per
     return lo < hi;
 }
 
-// A's rows whose strip can reach B's polygon, as [*j0, *j1).
-static bool clip_rows(const sweep *sw, int *j0, int *j1)
+// A's rows whose strip can reach B's polygon, as [j0, j1).
+static bool clip_rows(sweep *sw)
 {
     const cw_mask *a = sw->a;
     double base[4], per_p[4], spread_lo[4], spread_hi[4];
@@ -223,35 +241,68 @@ static bool clip_rows(const sweep *sw, int *j0, int *j1)
         const slab *sl = &sw->slabs[k];
         base[k] = sl->at0;
         per_p[k] = sl->per_t;
-        spread_lo[k] = fmin(a->x0 * sl->per_s, a->x1 * sl->per_s);
-        spread_hi[k] = fmax(a->x0 * sl->per_s, a->x1 * sl->per_s);
+        spread_lo[k] = cw__min(a->x0 * sl->per_s, a->x1 * sl->per_s);
+        spread_hi[k] = cw__max(a->x0 * sl->per_s, a->x1 * sl->per_s);
     }
     double lo = a->y0, hi = a->y1;
     if (!clip_param(sw->slabs, base, per_p, spread_lo, spread_hi, &lo, &hi))
         return false;
-    *j0 = clamp_floor(lo, a->y0, a->y1);
-    *j1 = clamp_ceil(hi, a->y0, a->y1);
-    return *j0 < *j1;
+    sw->j0 = clamp_floor(lo, a->y0, a->y1);
+    sw->j1 = clamp_ceil(hi, a->y0, a->y1);
+    return sw->j0 < sw->j1;
 }
 
 // The texels of A's row j that can reach B's polygon, as [*i0, *i1).
 static bool clip_columns(const sweep *sw, int j, int *i0, int *i1)
 {
-    const cw_mask *a = sw->a;
-    double base[4], per_p[4], spread_lo[4], spread_hi[4];
-    for (int k = 0; k < 4; k++) {
-        const slab *sl = &sw->slabs[k];
-        base[k] = sl->at0 + j * sl->per_t;
-        per_p[k] = sl->per_s;
-        spread_lo[k] = fmin(0, sl->per_t);
-        spread_hi[k] = fmax(0, sl->per_t);
+    double lo = sw->a->spans[2 * j], hi = sw->a->spans[2 * j + 1];
+    for (int k = 0; k < sw->clips; k++) {
+        lo = cw__max(lo, sw->clip_lo[k] + j * sw->clip_slope[k]);
+        hi = cw__min(hi, sw->clip_hi[k] + j * sw->clip_slope[k]);
     }
-    double lo = a->spans[2 * j], hi = a->spans[2 * j + 1];
-    if (lo >= hi || !clip_param(sw->slabs, base, per_p, spread_lo, spread_hi, &lo, &hi))
+    if (!(lo < hi))
         return false;
-    *i0 = clamp_floor(lo, a->spans[2 * j], a->spans[2 * j + 1]);
-    *i1 = clamp_ceil(hi, a->spans[2 * j], a->spans[2 * j + 1]);
-    return *i0 < *i1;
+    *i0 = clamp_floor(lo, sw->a->spans[2 * j], sw->a->spans[2 * j + 1]);
+    *i1 = clamp_ceil(hi, sw->a->spans[2 * j], sw->a->spans[2 * j + 1]);
+    return true;
+}
+
+// Prepares a walk of `a` against `b`; false if no row of `a` can reach `b` at all.
+static bool setup_sweep(sweep *sw, const cw_mask *a, const cw_mask *b, const cw__map *m, cw__pieces *pieces)
+{
+    sw->a = a;
+    sw->b = b;
+    sw->m = *m;
+    sw->pieces = pieces;
+    sw->work = 0;
+    sw->step = 0;
+    setup_slabs(sw);
+    sw->u_down = m->uy < 0;
+    sw->v_down = m->vy < 0;
+    // Edge directions pointing up (toward larger y in B): f along the run, g along A's column.
+    double fx = sw->u_down ? -m->ux : m->ux, fy = sw->u_down ? -m->uy : m->uy;
+    double gx = sw->v_down ? -m->vx : m->vx, gy = sw->v_down ? -m->vy : m->vy;
+    sw->left_is_u = fx * gy - fy * gx < 0;
+    sw->slope_u = fy > 0 ? fx / fy : 0;
+    sw->slope_v = gy > 0 ? gx / gy : 0;
+    if (!clip_rows(sw))
+        return false;
+    sw->mid = sw->j0 + (sw->j1 - sw->j0) / 2;
+    return true;
+}
+
+// The next row to walk, alternating around the middle (overlaps are found sooner there).
+static bool next_row(sweep *sw, int *j)
+{
+    while (sw->step < 2 * (sw->j1 - sw->j0)) {
+        int k = sw->step++;
+        int row = sw->mid + ((k & 1) ? -(k + 1) / 2 : k / 2);
+        if (row >= sw->j0 && row < sw->j1) {
+            *j = row;
+            return true;
+        }
+    }
+    return false;
 }
 
 // A run's parallelogram in B space, described by its two boundary chains. Each chain goes from the
@@ -334,7 +385,7 @@ static void add_pieces(sweep *sw, const run_shape *rs, int band, double y0, doub
     const uint64_t *row = cw__row(sw->b, band);
     double area = slice_area(rs, y0, y1), width = x_hi - x_lo;
     for (int k = next_set(row, k0, k1); k < k1; k = next_set(row, k + 1, k1)) {
-        double lo = fmax(x_lo, k), hi = fmin(x_hi, k + 1);
+        double lo = cw__max(x_lo, k), hi = cw__min(x_hi, k + 1);
         double w = width > 0 ? area * (hi - lo) / width : area;
         double cx = 0.5 * (lo + hi), cy = 0.5 * (y0 + y1);
         p->area += w;
@@ -358,16 +409,17 @@ static bool sweep_run(sweep *sw, int i0, int i1, int j)
     run_shape rs = shape_run(sw, i0, i1, j);
     int r0 = clamp_floor(rs.bottom_y + CW__EPS, b->y0, b->y1);
     int r1 = clamp_ceil(rs.top_y - CW__EPS, b->y0, b->y1);
-    double y_prev = fmax(r0, rs.bottom_y);
+    sw->work += r1 - r0;
+    double y_prev = cw__max(r0, rs.bottom_y);
     double lx_prev = left_x(&rs, y_prev), rx_prev = right_x(&rs, y_prev);
     for (int r = r0; r < r1; r++) {
-        double y0 = y_prev, y1 = fmin(r + 1, rs.top_y);
+        double y0 = y_prev, y1 = cw__min(r + 1, rs.top_y);
         double lx = left_x(&rs, y1), rx = right_x(&rs, y1);
-        double x_lo = fmin(lx_prev, lx), x_hi = fmax(rx_prev, rx);
+        double x_lo = cw__min(lx_prev, lx), x_hi = cw__max(rx_prev, rx);
         if (rs.left_bend_y > y0 && rs.left_bend_y < y1)
-            x_lo = fmin(x_lo, rs.left_bend_x);
+            x_lo = cw__min(x_lo, rs.left_bend_x);
         if (rs.right_bend_y > y0 && rs.right_bend_y < y1)
-            x_hi = fmax(x_hi, rs.right_bend_x);
+            x_hi = cw__max(x_hi, rs.right_bend_x);
         y_prev = y1, lx_prev = lx, rx_prev = rx;
         int span0 = b->spans[2 * r], span1 = b->spans[2 * r + 1];
         int k0 = clamp_floor(x_lo + CW__EPS, span0, span1), k1 = clamp_ceil(x_hi - CW__EPS, span0, span1);
@@ -383,6 +435,7 @@ static bool sweep_run(sweep *sw, int i0, int i1, int j)
 static bool sweep_row(sweep *sw, int j)
 {
     int i0, i1;
+    sw->work++;
     if (!clip_columns(sw, j, &i0, &i1))
         return false;
     const uint64_t *row = cw__row(sw->a, j);
@@ -395,81 +448,84 @@ static bool sweep_row(sweep *sw, int j)
     return false;
 }
 
-// Walks A's rows from the middle of the clipped range outward: overlaps are found sooner there.
-static bool sweep_all(sweep *sw)
+// --- the fast paths in front of the walk ---
+
+typedef enum probe_result { PROBE_UNKNOWN, PROBE_HIT, PROBE_APART } probe_result;
+
+static bool opaque_inside(const cw_mask *m, double x, double y)
 {
-    int j0, j1;
-    if (!clip_rows(sw, &j0, &j1))
+    if (!(x >= m->x0 && x < m->x1 && y >= m->y0 && y < m->y1))
         return false;
-    int mid = j0 + (j1 - j0) / 2;
-    for (int d = 0; mid + d < j1 || mid - d - 1 >= j0; d++) {
-        if (mid + d < j1 && sweep_row(sw, mid + d))
-            return true;
-        if (mid - d - 1 >= j0 && sweep_row(sw, mid - d - 1))
-            return true;
-    }
-    return false;
+    int i = (int)x, j = (int)y; // non-negative here, so truncation is floor
+    if (x - i <= CW__EPS || x - i >= 1 - CW__EPS || y - j <= CW__EPS || y - j >= 1 - CW__EPS)
+        return false; // on a texel edge: proves nothing
+    return (cw__row(m, j)[i >> 6] >> (i & 63)) & 1u;
 }
 
-// --- choosing the direction ---
-
-// The texel rectangle of `walked` that can touch the other's opaque box (mapped into walked space
-// by `back`), and a work estimate for walking it: slices cost about one per B band each run crosses.
-static double walk_cost(const cw__body *walked, const cw__body *other, const cw__map *there, const cw__map *back,
-                        uint32_t *count)
+// Cheap answers first: the boxes around the opaque texels do not meet (apart), or a sample point
+// lies strictly inside an opaque texel of both (hit: a small disc around it is in both regions).
+static probe_result probe(const cw_mask *a, const cw_mask *b, const cw__map *ab, const cw__map *ba)
 {
-    const cw_mask *a = walked->mask, *b = other->mask;
     double lo_x = INFINITY, lo_y = INFINITY, hi_x = -INFINITY, hi_y = -INFINITY;
     for (int c = 0; c < 4; c++) {
-        double x = c & 1 ? b->x1 : b->x0, y = c & 2 ? b->y1 : b->y0;
-        double ax = back->ox + x * back->ux + y * back->vx, ay = back->oy + x * back->uy + y * back->vy;
-        lo_x = fmin(lo_x, ax), hi_x = fmax(hi_x, ax), lo_y = fmin(lo_y, ay), hi_y = fmax(hi_y, ay);
+        double x = c & 1 ? a->x1 : a->x0, y = c & 2 ? a->y1 : a->y0;
+        double bx = ab->ox + x * ab->ux + y * ab->vx, by = ab->oy + x * ab->uy + y * ab->vy;
+        lo_x = cw__min(lo_x, bx), hi_x = cw__max(hi_x, bx), lo_y = cw__min(lo_y, by), hi_y = cw__max(hi_y, by);
     }
-    int x0 = clamp_floor(lo_x, a->x0, a->x1), x1 = clamp_ceil(hi_x, a->x0, a->x1);
-    int y0 = clamp_floor(lo_y, a->y0, a->y1), y1 = clamp_ceil(hi_y, a->y0, a->y1);
-    *count = cw__mask_count_blocks(a, x0, y0, x1, y1);
-    double runs_per_row = (double)a->runs / (a->y1 - a->y0);
-    return *count * fabs(there->uy) + (y1 - y0) * runs_per_row * (fabs(there->vy) + 1);
+    lo_x = cw__max(lo_x, b->x0), hi_x = cw__min(hi_x, b->x1);
+    lo_y = cw__max(lo_y, b->y0), hi_y = cw__min(hi_y, b->y1);
+    if (hi_x - lo_x <= CW__EPS || hi_y - lo_y <= CW__EPS)
+        return PROBE_APART;
+    // A 4 x 4 pattern over the shared box, middle first; odd fractions avoid texel edges.
+    static const double at[4] = {0.382, 0.618, 0.127, 0.873};
+    for (int k = 0; k < 16; k++) {
+        double x = lo_x + at[k & 3] * (hi_x - lo_x), y = lo_y + at[k >> 2] * (hi_y - lo_y);
+        if (!opaque_inside(b, x, y))
+            continue;
+        if (opaque_inside(a, ba->ox + x * ba->ux + y * ba->vx, ba->oy + x * ba->uy + y * ba->vy))
+            return PROBE_HIT;
+    }
+    return PROBE_UNKNOWN;
 }
 
-cw__plan cw__plan_pair(const cw__body *a, const cw__body *b)
+bool cw__masks_overlap(const cw__body *a, const cw__body *b)
 {
-    cw__plan plan = {.walked = a, .other = b, .empty = true};
-    if (a->mask->count == 0 || b->mask->count == 0)
-        return plan;
-    cw__map ab = cw__map_between(a, b), ba = cw__map_between(b, a);
-    uint32_t count_a, count_b;
-    double cost_a = walk_cost(a, b, &ab, &ba, &count_a), cost_b = walk_cost(b, a, &ba, &ab, &count_b);
-    plan.empty = count_a == 0 || count_b == 0;
-    if (cost_b < cost_a) {
-        plan.walked = b;
-        plan.other = a;
-        plan.map = ba;
-    } else {
-        plan.map = ab;
-    }
-    return plan;
-}
-
-bool cw__plan_overlaps(const cw__plan *plan)
-{
-    if (plan->empty)
+    const cw_mask *ma = a->mask, *mb = b->mask;
+    if (ma->count == 0 || mb->count == 0)
         return false;
-    const cw_mask *a = plan->walked->mask, *b = plan->other->mask;
-    if (is_translation(&plan->map))
-        return translated(a, b, &plan->map);
-    sweep sw;
-    setup_sweep(&sw, a, b, &plan->map, NULL);
-    return sweep_all(&sw);
+    cw__map ab = cw__map_between(a, b);
+    if (is_translation(&ab))
+        return translated(ma, mb, &ab);
+    cw__map ba = cw__map_between(b, a);
+    probe_result quick = probe(ma, mb, &ab, &ba);
+    if (quick != PROBE_UNKNOWN)
+        return quick == PROBE_HIT;
+    // Walk both ways at once, giving time to whichever has done less work: either walk alone is
+    // exact, and one is often far cheaper (a small sprite clipped away inside a ring's hole) with
+    // no cheap way to tell which in advance.
+    sweep walks[2];
+    if (!setup_sweep(&walks[0], ma, mb, &ab, NULL) || !setup_sweep(&walks[1], mb, ma, &ba, NULL))
+        return false;
+    for (;;) {
+        sweep *sw = walks[0].work <= walks[1].work ? &walks[0] : &walks[1];
+        int j;
+        if (!next_row(sw, &j))
+            return false;
+        if (sweep_row(sw, j))
+            return true;
+    }
 }
 
-void cw__plan_pieces(const cw__plan *plan, cw__pieces *pieces)
+void cw__masks_pieces(const cw__body *walked, const cw__body *other, cw__pieces *pieces)
 {
-    if (plan->empty)
+    if (walked->mask->count == 0 || other->mask->count == 0)
         return;
+    cw__map m = cw__map_between(walked, other);
     sweep sw;
-    setup_sweep(&sw, plan->walked->mask, plan->other->mask, &plan->map, pieces);
-    sweep_all(&sw);
+    if (!setup_sweep(&sw, walked->mask, other->mask, &m, pieces))
+        return;
+    for (int j; next_row(&sw, &j);)
+        sweep_row(&sw, j);
 }
 
 // Keeps the part of a convex polygon where a*x + b*y <= c; returns the new point count (<= n + 1).
@@ -492,13 +548,13 @@ static int clip_half_plane(double *px, double *py, int n, double a, double b, do
     return m;
 }
 
-void cw__piece_centroid(const cw__plan *plan, const cw__piece *piece, double *x, double *y)
+void cw__piece_centroid(const cw__body *walked, const cw__body *other, const cw__piece *piece, double *x, double *y)
 {
-    const cw__map *m = &plan->map;
+    const cw__map m = cw__map_between(walked, other);
     double len = piece->i1 - piece->i0;
-    double cx = m->ox + piece->i0 * m->ux + piece->j * m->vx, cy = m->oy + piece->i0 * m->uy + piece->j * m->vy;
-    double px[12] = {cx, cx + len * m->ux, cx + len * m->ux + m->vx, cx + m->vx};
-    double py[12] = {cy, cy + len * m->uy, cy + len * m->uy + m->vy, cy + m->vy};
+    double cx = m.ox + piece->i0 * m.ux + piece->j * m.vx, cy = m.oy + piece->i0 * m.uy + piece->j * m.vy;
+    double px[12] = {cx, cx + len * m.ux, cx + len * m.ux + m.vx, cx + m.vx};
+    double py[12] = {cy, cy + len * m.uy, cy + len * m.uy + m.vy, cy + m.vy};
     int n = 4;
     n = clip_half_plane(px, py, n, 0, -1, -piece->band);   // y >= band
     n = clip_half_plane(px, py, n, 0, 1, piece->band + 1); // y <= band + 1

@@ -9,8 +9,8 @@ static int compare_bodies(const cw__body *a, const cw__body *b)
 {
     if (a->mask != b->mask)
         return (uintptr_t)a->mask < (uintptr_t)b->mask ? -1 : 1;
-    const double ka[] = {a->xf.px, a->xf.py, a->rotation, a->xf.sx, a->xf.sy, a->xf.ox, a->xf.oy, a->w, a->h};
-    const double kb[] = {b->xf.px, b->xf.py, b->rotation, b->xf.sx, b->xf.sy, b->xf.ox, b->xf.oy, b->w, b->h};
+    const double ka[] = {a->xf.px, a->xf.py, a->xf.c, a->xf.s, a->xf.sx, a->xf.sy, a->xf.ox, a->xf.oy, a->w, a->h};
+    const double kb[] = {b->xf.px, b->xf.py, b->xf.c, b->xf.s, b->xf.sx, b->xf.sy, b->xf.ox, b->xf.oy, b->w, b->h};
     for (size_t i = 0; i < sizeof ka / sizeof ka[0]; i++) {
         int c = compare_double(ka[i], kb[i]);
         if (c != 0)
@@ -32,8 +32,7 @@ bool cw_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b, co
     if (first->is_box && second->is_box) {
         hit = cw__box_box(first, second, manifold ? &found : NULL);
     } else {
-        cw__plan plan = cw__plan_pair(first, second);
-        hit = cw__plan_overlaps(&plan);
+        hit = cw__masks_overlap(first, second);
         if (hit && manifold != NULL)
             cw__mask_manifold(first, second, &found);
     }
