@@ -38,6 +38,14 @@ extern const cw_mask cw__unit_mask;
 
 static inline const uint64_t *cw__row(const cw_mask *m, int y) { return m->bits + (size_t)y * (size_t)m->words; }
 
+// Texel (x, y), transparent outside the mask.
+static inline bool cw__texel(const cw_mask *m, int x, int y)
+{
+    if (x < 0 || y < 0 || x >= m->width || y >= m->height)
+        return false;
+    return (cw__row(m, y)[x >> 6] >> (x & 63)) & 1u;
+}
+
 // --- transforms and shapes (shape.c) ---
 
 // A validated transform in double, with the rotation's cosine and sine (snapped to exact values
@@ -85,13 +93,18 @@ typedef struct cw__piece {
 
 // What an area sweep accumulates, in the other mask's local space.
 typedef struct cw__pieces {
-    double area, sum_x, sum_y;
+    double area, sum_x, sum_y;              // area and first moments of the overlap
+    double grad_x, grad_y;                  // d(area)/d(move of the other mask), from its boundary texels
+    double lo_x, lo_y, hi_x, hi_y;          // box around the pieces
     bool find_nearest;                      // also find the piece nearest the target
     double target_x, target_y;              // target point
     double metric_x, metric_y;              // world units per local unit, for the distance
     double best_d2;
     cw__piece best;
 } cw__pieces;
+
+// An empty accumulator.
+cw__pieces cw__pieces_empty(void);
 
 // Accumulates the overlap pieces of `walked` against `other` (approximate area: each slice's exact
 // area shared among the texels it covers in proportion to covered width), in `other`'s local space.
@@ -106,6 +119,15 @@ void cw__mask_manifold(const cw__body *a, const cw__body *b, cw_manifold *manifo
 // fmin/fmax without the NaN rules, so they compile to one instruction (inputs are never NaN).
 static inline double cw__min(double a, double b) { return a < b ? a : b; }
 static inline double cw__max(double a, double b) { return a > b ? a : b; }
+
+// Set bits in a word. __builtin_popcountll is a libgcc call on baseline x86-64 (no POPCNT).
+static inline int cw__popcount(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return (int)((x * 0x0101010101010101ull) >> 56);
+}
 
 // Touching tolerance, in local units of the shape whose space a test runs in.
 #define CW__EPS 1e-6

@@ -90,7 +90,7 @@ static int count_runs(const uint64_t *row, int words)
     uint64_t carry = 0;
     for (int w = 0; w < words; w++) {
         uint64_t starts = row[w] & ~((row[w] << 1) | carry);
-        runs += __builtin_popcountll(starts);
+        runs += cw__popcount(starts);
         carry = row[w] >> 63;
     }
     return runs;
@@ -156,7 +156,7 @@ static cw_mask *build(const uint8_t *pixels, int width, int height, int pitch, i
         for (int x = 0; x < width; x++)
             row[x >> 6] |= (uint64_t)(src[(size_t)x * (size_t)bpp] >= threshold) << (x & 63);
         for (int w = 0; w < m->words; w++)
-            m->count += __builtin_popcountll(row[w]);
+            m->count += cw__popcount(row[w]);
     }
     compute_bounds(m);
     return m;

@@ -98,9 +98,9 @@ static bool is_translation(const cw__map *m)
 // a fraction, A's texel i straddles B's texels i + whole and i + whole + 1.
 static int split_offset(double offset, bool *fractional)
 {
-    double whole = floor(cw__min(cw__max(offset, -1e9), 1e9) + CW__EPS); // far apart: no overlap anyway
+    int whole = clamp_floor(offset + CW__EPS, -1000000000, 1000000000); // far apart: no overlap anyway
     *fractional = offset - whole > CW__EPS;
-    return (int)whole;
+    return whole;
 }
 
 // A's row, shifted into B's texel columns starting at `start` and widened by one texel if the
@@ -112,22 +112,36 @@ static uint64_t shifted_row(const cw_mask *a, int j, int start, int dx, bool wid
     return wide ? bits | bits_at(row, a->words, start - dx - 1) : bits;
 }
 
-// Common case: both masks at most 64 texels wide, so a row is one word and the loop is branch-light.
+// Common case: both masks at most 64 texels wide, so a row is one word. A's rows [j0, j1) against
+// B's rows j + dy; each A row shifted by dx (left shift by lsh, then right by rsh, one of them 0)
+// and, with a fractional x offset, widened by the same row shifted one more.
+static bool and_rows(const cw_mask *a, const cw_mask *b, int j0, int j1, int dy, int dx, bool fx)
+{
+    j0 = (int)cw__max(j0, b->y0 - dy);
+    j1 = (int)cw__min(j1, b->y1 - dy);
+    const uint64_t *ra = a->bits, *rb = b->bits + dy;
+    int lsh = dx > 0 ? dx : 0, rsh = dx < 0 ? -dx : 0;
+    int lsh2 = dx + 1 > 0 ? dx + 1 : 0, rsh2 = dx + 1 < 0 ? -(dx + 1) : 0;
+    uint64_t keep2 = fx ? ~0ull : 0;
+    int j = j0;
+    // Eight rows per early-exit test: the inner loop has no branch and vectorises.
+    for (; j + 8 <= j1; j += 8) {
+        uint64_t hits = 0;
+        for (int k = j; k < j + 8; k++)
+            hits |= (((ra[k] << lsh) >> rsh) | (((ra[k] << lsh2) >> rsh2) & keep2)) & rb[k];
+        if (hits)
+            return true;
+    }
+    uint64_t hits = 0;
+    for (; j < j1; j++)
+        hits |= (((ra[j] << lsh) >> rsh) | (((ra[j] << lsh2) >> rsh2) & keep2)) & rb[j];
+    return hits != 0;
+}
+
 static bool translated_narrow(const cw_mask *a, const cw_mask *b, int dx, bool fx, bool fy, int j0, int j1,
                               int dy)
 {
-    const uint64_t *ra = a->bits, *rb = b->bits;
-    for (int j = j0; j < j1; j++) {
-        uint64_t row = dx >= 0 ? ra[j] << dx : ra[j] >> -dx;
-        if (fx)
-            row |= dx + 1 >= 0 ? ra[j] << (dx + 1) : ra[j] >> -(dx + 1);
-        int r = j + dy;
-        uint64_t below = (r >= b->y0 && r < b->y1) ? rb[r] : 0;
-        uint64_t above = (fy && r + 1 >= b->y0 && r + 1 < b->y1) ? rb[r + 1] : 0;
-        if (row & (below | above))
-            return true;
-    }
-    return false;
+    return and_rows(a, b, j0, j1, dy, dx, fx) || (fy && and_rows(a, b, j0, j1, dy + 1, dx, fx));
 }
 
 static bool translated(const cw_mask *a, const cw_mask *b, const cw__map *m)
@@ -376,30 +390,114 @@ static double slice_area(const run_shape *r, double y0, double y1)
     return area;
 }
 
-// Adds the pieces of one slice to the accumulator: the slice's area shared among the B texels
-// its x-range covers, in proportion to the covered length.
+cw__pieces cw__pieces_empty(void)
+{
+    return (cw__pieces){.lo_x = INFINITY, .lo_y = INFINITY, .hi_x = -INFINITY, .hi_y = -INFINITY, .best_d2 = INFINITY};
+}
+
+// Sum of the indices of the set bits of a word.
+static int index_sum(uint64_t bits)
+{
+    static const uint64_t place[6] = {0xAAAAAAAAAAAAAAAAull, 0xCCCCCCCCCCCCCCCCull, 0xF0F0F0F0F0F0F0F0ull,
+                                      0xFF00FF00FF00FF00ull, 0xFFFF0000FFFF0000ull, 0xFFFFFFFF00000000ull};
+    int sum = 0;
+    for (int b = 0; b < 6; b++)
+        sum += cw__popcount(bits & place[b]) << b;
+    return sum;
+}
+
+// What one covered texel contributes, each term to be scaled by its weight.
+typedef struct texel_terms {
+    double count, sum_k, grad_x, grad_y;
+} texel_terms;
+
+// Terms of the opaque texels of B's row `band` in [k0, k1), a word at a time: a texel on B's
+// boundary (a transparent neighbour) is where moving B that way grows the overlap.
+static texel_terms row_terms(const cw_mask *b, int band, int k0, int k1)
+{
+    texel_terms t = {0, 0, 0, 0};
+    const uint64_t *row = cw__row(b, band);
+    const uint64_t *below = band > 0 ? cw__row(b, band - 1) : NULL;
+    const uint64_t *above = band + 1 < b->height ? cw__row(b, band + 1) : NULL;
+    for (int w = k0 >> 6; w <= (k1 - 1) >> 6; w++) {
+        uint64_t range = ~0ull;
+        if (w == k0 >> 6)
+            range &= ~0ull << (k0 & 63);
+        if (w == (k1 - 1) >> 6)
+            range &= ~0ull >> (63 - ((k1 - 1) & 63));
+        uint64_t bits = row[w] & range;
+        if (bits == 0)
+            continue;
+        int n = cw__popcount(bits);
+        t.count += n;
+        t.sum_k += 64.0 * w * n + index_sum(bits);
+        uint64_t right = bits_at(row, b->words, 64 * w + 1), left = bits_at(row, b->words, 64 * w - 1);
+        t.grad_x += cw__popcount(bits & ~right) - cw__popcount(bits & ~left);
+        uint64_t up = above ? above[w] : 0, down = below ? below[w] : 0;
+        t.grad_y += cw__popcount(bits & ~up) - cw__popcount(bits & ~down);
+    }
+    return t;
+}
+
+
+static void add_terms(cw__pieces *p, const texel_terms *t, double weight, double cy)
+{
+    p->area += weight * t->count;
+    p->sum_x += weight * (t->sum_k + 0.5 * t->count);
+    p->sum_y += weight * t->count * cy;
+    p->grad_x += weight * t->grad_x;
+    p->grad_y += weight * t->grad_y;
+}
+
+static void find_nearest(sweep *sw, int band, double y0, double y1, double x_lo, double x_hi, int k0, int k1,
+                         int i0, int i1, int j)
+{
+    cw__pieces *p = sw->pieces;
+    const uint64_t *row = cw__row(sw->b, band);
+    for (int k = next_set(row, k0, k1); k < k1; k = next_set(row, k + 1, k1)) {
+        double cx = 0.5 * (cw__max(x_lo, k) + cw__min(x_hi, k + 1)), cy = 0.5 * (y0 + y1);
+        double dx = (cx - p->target_x) * p->metric_x, dy = (cy - p->target_y) * p->metric_y;
+        double d2 = dx * dx + dy * dy;
+        if (d2 < p->best_d2) {
+            p->best_d2 = d2;
+            p->best = (cw__piece){i0, i1, j, k, band};
+        }
+    }
+}
+
+// Adds B texel k of row `band`, covered over [lo, hi] of its width, with `unit` area per unit width.
+static void add_texel(cw__pieces *p, const cw_mask *b, int k, int band, double lo, double hi, double unit, double cy)
+{
+    double w = unit * (hi - lo);
+    p->area += w;
+    p->sum_x += w * 0.5 * (lo + hi);
+    p->sum_y += w * cy;
+    p->grad_x += w * (!cw__texel(b, k + 1, band) - !cw__texel(b, k - 1, band));
+    p->grad_y += w * (!cw__texel(b, k, band + 1) - !cw__texel(b, k, band - 1));
+}
+
+// Adds one slice to the accumulator: its exact area is shared among the B texels its x-range
+// covers in proportion to the covered width. The two end texels, partly covered, go one by one;
+// the fully covered ones between them a word at a time.
 static void add_pieces(sweep *sw, const run_shape *rs, int band, double y0, double y1, double x_lo, double x_hi,
                        int k0, int k1, int i0, int i1, int j)
 {
     cw__pieces *p = sw->pieces;
-    const uint64_t *row = cw__row(sw->b, band);
-    double area = slice_area(rs, y0, y1), width = x_hi - x_lo;
-    for (int k = next_set(row, k0, k1); k < k1; k = next_set(row, k + 1, k1)) {
-        double lo = cw__max(x_lo, k), hi = cw__min(x_hi, k + 1);
-        double w = width > 0 ? area * (hi - lo) / width : area;
-        double cx = 0.5 * (lo + hi), cy = 0.5 * (y0 + y1);
-        p->area += w;
-        p->sum_x += w * cx;
-        p->sum_y += w * cy;
-        if (p->find_nearest) {
-            double dx = (cx - p->target_x) * p->metric_x, dy = (cy - p->target_y) * p->metric_y;
-            double d2 = dx * dx + dy * dy;
-            if (d2 < p->best_d2) {
-                p->best_d2 = d2;
-                p->best = (cw__piece){i0, i1, j, k, band};
-            }
-        }
+    const cw_mask *b = sw->b;
+    double width = x_hi - x_lo, cy = 0.5 * (y0 + y1);
+    double unit = width > 0 ? slice_area(rs, y0, y1) / width : 0;
+    if (cw__texel(b, k0, band))
+        add_texel(p, b, k0, band, cw__max(x_lo, k0), cw__min(x_hi, k0 + 1), unit, cy);
+    if (k1 - 1 > k0 && cw__texel(b, k1 - 1, band))
+        add_texel(p, b, k1 - 1, band, cw__max(x_lo, k1 - 1), cw__min(x_hi, k1), unit, cy);
+    if (k1 - k0 > 2) {
+        texel_terms inner = row_terms(b, band, k0 + 1, k1 - 1);
+        add_terms(p, &inner, unit, cy);
     }
+    p->lo_x = cw__min(p->lo_x, cw__max(x_lo, k0)), p->hi_x = cw__max(p->hi_x, cw__min(x_hi, k1));
+    p->lo_y = cw__min(p->lo_y, y0), p->hi_y = cw__max(p->hi_y, y1);
+    if (p->find_nearest)
+        find_nearest(sw, band, y0, y1, x_lo, x_hi, k0, k1, i0, i1, j);
 }
 
 // Tests (or, with pieces, measures) one run against every B band it crosses.
@@ -409,7 +507,7 @@ static bool sweep_run(sweep *sw, int i0, int i1, int j)
     run_shape rs = shape_run(sw, i0, i1, j);
     int r0 = clamp_floor(rs.bottom_y + CW__EPS, b->y0, b->y1);
     int r1 = clamp_ceil(rs.top_y - CW__EPS, b->y0, b->y1);
-    sw->work += r1 - r0;
+    sw->work += 3 * (r1 - r0);
     double y_prev = cw__max(r0, rs.bottom_y);
     double lx_prev = left_x(&rs, y_prev), rx_prev = right_x(&rs, y_prev);
     for (int r = r0; r < r1; r++) {
