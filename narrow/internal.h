@@ -113,6 +113,18 @@ void cw__masks_pieces(const cw__body *walked, const cw__body *other, cw__pieces 
 // Centroid of the exact polygon of a piece, in `other`'s local space.
 void cw__piece_centroid(const cw__body *walked, const cw__body *other, const cw__piece *piece, double *x, double *y);
 
+// What sampling the overlap accumulates, in the walked mask's local space.
+typedef struct cw__samples {
+    long count;                             // texel centres inside the overlap
+    double sum_x, sum_y;                    // their sum
+    double grad_x, grad_y;                  // boundary counts: d(count)/d(move of the walked mask)
+    double lo_x, lo_y, hi_x, hi_y;          // box around them
+    bool find_nearest;                      // also find the sample nearest the target
+    double target_x, target_y, metric_x, metric_y, best_d2, best_x, best_y;
+} cw__samples;
+
+void cw__masks_sample(const cw__body *walked, const cw__body *other, int stride, cw__samples *out);
+
 // Fills the manifold for two overlapping mask bodies; normal from a toward b.
 void cw__mask_manifold(const cw__body *a, const cw__body *b, cw_manifold *manifold);
 

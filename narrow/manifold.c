@@ -1,18 +1,19 @@
 // Contact manifold for pairs with a mask: point, normal and depth as documented in collworld.h.
 //
-// One sweep of b's runs against a's rows measures the overlap (area, centroid, and the area
-// gradient from a's boundary texels); the depth is then found by bisection with the exact test.
+// The overlap is measured by sampling the centres of the finer sprite's texels (an exact sweep of
+// texel pieces only when the overlap is too thin for any centre to land in it); the depth is then
+// found by bisection with the exact test.
 #include "internal.h"
 
 #include <math.h>
 
-static bool moved_overlaps(const cw__body *a, const cw__body *b, double dx, double dy)
-{
-    cw__body moved = *b;
-    moved.xf.px += dx;
-    moved.xf.py += dy;
-    return cw__masks_overlap(a, &moved);
-}
+// What the measuring step hands to the depth search: a point inside the overlap and the normal,
+// both in world units, and a local box of `box_body` around the overlap.
+typedef struct contact {
+    double px, py, nx, ny;
+    const cw__body *box_body;
+    double x0, y0, x1, y1;
+} contact;
 
 static void centre(const cw__body *body, double *x, double *y)
 {
@@ -33,79 +34,126 @@ static bool inside_opaque(const cw_mask *m, double x, double y)
     return cw__texel(m, (int)fx, (int)fy);
 }
 
-// The centroid of the overlap if it lies inside the overlap, else the centre of the overlapping
-// piece nearest to it (found by a second sweep), in a's local space.
-static void contact_point(const cw__body *a, const cw__body *b, const cw__pieces *pieces, double *lx, double *ly)
+// Unit normal from a local area gradient of `moved` (the rate at which the overlap grows as that
+// body moves along its local axes): b should move against the gradient of b, or along that of a.
+// Falls back to the centres' direction where the gradient vanishes (one shape deep in the other).
+static void normal_from_gradient(const cw__body *a, const cw__body *b, const cw__body *moved, double gx, double gy,
+                                 double scale, contact *c)
 {
-    *lx = pieces->sum_x / pieces->area;
-    *ly = pieces->sum_y / pieces->area;
-    cw__map ab = cw__map_between(a, b);
-    double bx = ab.ox + *lx * ab.ux + *ly * ab.vx, by = ab.oy + *lx * ab.uy + *ly * ab.vy;
-    if (inside_opaque(a->mask, *lx, *ly) && inside_opaque(b->mask, bx, by))
-        return;
-    cw__pieces nearest = cw__pieces_empty();
-    nearest.find_nearest = true;
-    nearest.target_x = *lx, nearest.target_y = *ly;
-    nearest.metric_x = fabs(a->xf.sx), nearest.metric_y = fabs(a->xf.sy);
-    cw__masks_pieces(b, a, &nearest);
-    if (nearest.best_d2 < INFINITY)
-        cw__piece_centroid(b, a, &nearest.best, lx, ly);
-}
-
-// Moving a along +x (local) grows the overlap at rate grad_x; moving b along n therefore changes
-// it at rate -(world gradient) . n, which falls fastest along the world gradient itself. Where the
-// gradient vanishes (one shape deep inside the other), fall back to the centres' direction.
-static void contact_normal(const cw__body *a, const cw__body *b, const cw__pieces *pieces, double *nx, double *ny)
-{
-    double gx = pieces->grad_x * a->xf.inv_sx, gy = pieces->grad_y * a->xf.inv_sy;
-    double wx = a->xf.c * gx - a->xf.s * gy, wy = a->xf.s * gx + a->xf.c * gy;
+    gx *= moved->xf.inv_sx, gy *= moved->xf.inv_sy;
+    double sign = moved == a ? 1.0 : -1.0;
+    double wx = sign * (moved->xf.c * gx - moved->xf.s * gy), wy = sign * (moved->xf.s * gx + moved->xf.c * gy);
     double length = hypot(wx, wy);
-    if (length > 1e-9 * pieces->area * cw__max(fabs(a->xf.inv_sx), fabs(a->xf.inv_sy))) {
-        *nx = wx / length;
-        *ny = wy / length;
+    if (length > 1e-9 * scale * cw__max(fabs(moved->xf.inv_sx), fabs(moved->xf.inv_sy))) {
+        c->nx = wx / length, c->ny = wy / length;
         return;
     }
     double ax, ay, bx, by;
     centre(a, &ax, &ay);
     centre(b, &bx, &by);
     length = hypot(bx - ax, by - ay);
-    *nx = length > 0 ? (bx - ax) / length : 1;
-    *ny = length > 0 ? (by - ay) / length : 0;
+    c->nx = length > 0 ? (bx - ax) / length : 1;
+    c->ny = length > 0 ? (by - ay) / length : 0;
 }
 
-// Extent along (nx, ny) of the world box of some local box of `body`.
+static cw__samples samples_empty(void)
+{
+    return (cw__samples){.lo_x = INFINITY, .lo_y = INFINITY, .hi_x = -INFINITY, .hi_y = -INFINITY, .best_d2 = INFINITY};
+}
+
+// Samples the finer sprite's texel centres (thinned to about 500 at most). False if none lands in
+// the overlap.
+static bool measure_sampled(const cw__body *a, const cw__body *b, contact *c)
+{
+    bool a_finer = fabs(a->xf.sx * a->xf.sy) <= fabs(b->xf.sx * b->xf.sy);
+    const cw__body *fine = a_finer ? a : b, *coarse = a_finer ? b : a;
+    int stride = 1;
+    while (fine->mask->count / ((long)stride * stride) > 512)
+        stride *= 2;
+    cw__samples s = samples_empty();
+    cw__masks_sample(fine, coarse, stride, &s);
+    if (s.count == 0)
+        return false;
+    double lx = s.sum_x / s.count, ly = s.sum_y / s.count;
+    cw__map m = cw__map_between(fine, coarse);
+    if (!inside_opaque(fine->mask, lx, ly) ||
+        !inside_opaque(coarse->mask, m.ox + lx * m.ux + ly * m.vx, m.oy + lx * m.uy + ly * m.vy)) {
+        cw__samples nearest = samples_empty();
+        nearest.find_nearest = true;
+        nearest.target_x = lx, nearest.target_y = ly;
+        nearest.metric_x = fabs(fine->xf.sx), nearest.metric_y = fabs(fine->xf.sy);
+        cw__masks_sample(fine, coarse, stride, &nearest);
+        lx = nearest.best_x, ly = nearest.best_y;
+    }
+    cw__to_world(&fine->xf, lx, ly, 0, 0, &c->px, &c->py);
+    normal_from_gradient(a, b, fine, s.grad_x, s.grad_y, (double)s.count, c);
+    double half = 0.5 * stride;
+    *c = (contact){c->px, c->py, c->nx, c->ny, fine, s.lo_x - half, s.lo_y - half, s.hi_x + half, s.hi_y + half};
+    return true;
+}
+
+// For overlaps thinner than a texel: the exact pieces of b's runs cut by a's rows.
+static void measure_exact(const cw__body *a, const cw__body *b, contact *c)
+{
+    cw__pieces p = cw__pieces_empty();
+    cw__masks_pieces(b, a, &p);
+    double lx = 0.5 * (a->mask->x0 + a->mask->x1), ly = 0.5 * (a->mask->y0 + a->mask->y1);
+    if (p.area > 0) {
+        cw__pieces nearest = cw__pieces_empty();
+        nearest.find_nearest = true;
+        nearest.target_x = p.sum_x / p.area, nearest.target_y = p.sum_y / p.area;
+        nearest.metric_x = fabs(a->xf.sx), nearest.metric_y = fabs(a->xf.sy);
+        cw__masks_pieces(b, a, &nearest);
+        if (nearest.best_d2 < INFINITY)
+            cw__piece_centroid(b, a, &nearest.best, &lx, &ly);
+    }
+    cw__to_world(&a->xf, lx, ly, 0, 0, &c->px, &c->py);
+    normal_from_gradient(a, b, a, p.grad_x, p.grad_y, p.area, c);
+    c->box_body = a;
+    c->x0 = p.lo_x, c->y0 = p.lo_y, c->x1 = p.hi_x, c->y1 = p.hi_y;
+}
+
+// Extent along (nx, ny) of the world image of a local box of `body`.
 static void project_box(const cw__body *body, double x0, double y0, double x1, double y1, double nx, double ny,
                         double *lo, double *hi)
 {
     *lo = INFINITY, *hi = -INFINITY;
-    for (int c = 0; c < 4; c++) {
+    for (int k = 0; k < 4; k++) {
         double wx, wy;
-        cw__to_world(&body->xf, c & 1 ? x1 : x0, c & 2 ? y1 : y0, 0, 0, &wx, &wy);
+        cw__to_world(&body->xf, k & 1 ? x1 : x0, k & 2 ? y1 : y0, 0, 0, &wx, &wy);
         double d = wx * nx + wy * ny;
         *lo = cw__min(*lo, d), *hi = cw__max(*hi, d);
     }
 }
 
+static bool moved_overlaps(const cw__body *a, const cw__body *b, double dx, double dy)
+{
+    cw__body moved = *b;
+    moved.xf.px += dx;
+    moved.xf.py += dy;
+    return cw__masks_overlap(a, &moved);
+}
+
 // How far b must move along the normal to stop overlapping, by bisection with the exact test. The
-// first guess is the pieces' extent along the normal, which usually brackets the answer tightly.
-static double contact_depth(const cw__body *a, const cw__body *b, const cw__pieces *pieces, double nx, double ny)
+// overlap's extent along the normal is the first guess, which usually brackets the answer tightly.
+static double contact_depth(const cw__body *a, const cw__body *b, const contact *c)
 {
     double tolerance = cw__min(1.0, cw__min(texel_size(a), texel_size(b))) / 64;
     double lo_p, hi_p, lo_a, hi_a, lo_b, hi_b;
-    project_box(a, pieces->lo_x, pieces->lo_y, pieces->hi_x, pieces->hi_y, nx, ny, &lo_p, &hi_p);
-    project_box(a, a->mask->x0, a->mask->y0, a->mask->x1, a->mask->y1, nx, ny, &lo_a, &hi_a);
-    project_box(b, b->mask->x0, b->mask->y0, b->mask->x1, b->mask->y1, nx, ny, &lo_b, &hi_b);
+    project_box(c->box_body, c->x0, c->y0, c->x1, c->y1, c->nx, c->ny, &lo_p, &hi_p);
+    project_box(a, a->mask->x0, a->mask->y0, a->mask->x1, a->mask->y1, c->nx, c->ny, &lo_a, &hi_a);
+    project_box(b, b->mask->x0, b->mask->y0, b->mask->x1, b->mask->y1, c->nx, c->ny, &lo_b, &hi_b);
     double lo = 0, hi = hi_a - lo_b + tolerance; // b's box wholly past a's box: surely apart
     double guess = hi_p - lo_p + tolerance;
     if (guess < hi) {
-        if (moved_overlaps(a, b, nx * guess, ny * guess))
+        if (moved_overlaps(a, b, c->nx * guess, c->ny * guess))
             lo = guess;
         else
             hi = guess;
     }
     while (hi - lo > tolerance) {
         double mid = 0.5 * (lo + hi);
-        if (moved_overlaps(a, b, nx * mid, ny * mid))
+        if (moved_overlaps(a, b, c->nx * mid, c->ny * mid))
             lo = mid;
         else
             hi = mid;
@@ -115,18 +163,10 @@ static double contact_depth(const cw__body *a, const cw__body *b, const cw__piec
 
 void cw__mask_manifold(const cw__body *a, const cw__body *b, cw_manifold *manifold)
 {
-    cw__pieces pieces = cw__pieces_empty();
-    cw__masks_pieces(b, a, &pieces);
-    if (!(pieces.area > 0)) { // only slivers within the tolerance: use the centre of a's box
-        pieces.area = 1;
-        pieces.sum_x = 0.5 * (a->mask->x0 + a->mask->x1);
-        pieces.sum_y = 0.5 * (a->mask->y0 + a->mask->y1);
-    }
-    double lx, ly, wx, wy, nx, ny;
-    contact_point(a, b, &pieces, &lx, &ly);
-    cw__to_world(&a->xf, lx, ly, 0, 0, &wx, &wy);
-    contact_normal(a, b, &pieces, &nx, &ny);
-    manifold->point = (cw_vec2){(float)wx, (float)wy};
-    manifold->normal = (cw_vec2){(float)nx, (float)ny};
-    manifold->depth = (float)contact_depth(a, b, &pieces, nx, ny);
+    contact c;
+    if (!measure_sampled(a, b, &c))
+        measure_exact(a, b, &c);
+    manifold->point = (cw_vec2){(float)c.px, (float)c.py};
+    manifold->normal = (cw_vec2){(float)c.nx, (float)c.ny};
+    manifold->depth = (float)contact_depth(a, b, &c);
 }

@@ -626,6 +626,44 @@ void cw__masks_pieces(const cw__body *walked, const cw__body *other, cw__pieces 
         sweep_row(&sw, j);
 }
 
+// Samples the overlap at the centres of `walked`'s opaque texels (every `stride`-th row and column
+// of those that can reach `other`): a centre strictly inside an opaque texel of `other` lies in the
+// overlap. Accumulates in walked's local space; the gradient comes from walked's boundary texels.
+void cw__masks_sample(const cw__body *walked, const cw__body *other, int stride, cw__samples *out)
+{
+    const cw_mask *a = walked->mask, *b = other->mask;
+    if (a->count == 0 || b->count == 0)
+        return;
+    cw__map m = cw__map_between(walked, other);
+    sweep sw;
+    if (!setup_sweep(&sw, a, b, &m, NULL))
+        return;
+    for (int j = sw.j0; j < sw.j1; j += stride) {
+        int i0, i1;
+        if (!clip_columns(&sw, j, &i0, &i1))
+            continue;
+        const uint64_t *row = cw__row(a, j);
+        for (int i = i0 - i0 % stride; i < i1; i += stride) {
+            if (i < i0 || !((row[i >> 6] >> (i & 63)) & 1u))
+                continue;
+            double x = i + 0.5, y = j + 0.5;
+            if (!opaque_inside(b, m.ox + x * m.ux + y * m.vx, m.oy + x * m.uy + y * m.vy))
+                continue;
+            out->count++;
+            out->sum_x += x, out->sum_y += y;
+            out->grad_x += !cw__texel(a, i + 1, j) - !cw__texel(a, i - 1, j);
+            out->grad_y += !cw__texel(a, i, j + 1) - !cw__texel(a, i, j - 1);
+            out->lo_x = cw__min(out->lo_x, x), out->hi_x = cw__max(out->hi_x, x);
+            out->lo_y = cw__min(out->lo_y, y), out->hi_y = cw__max(out->hi_y, y);
+            if (out->find_nearest) {
+                double dx = (x - out->target_x) * out->metric_x, dy = (y - out->target_y) * out->metric_y;
+                if (dx * dx + dy * dy < out->best_d2)
+                    out->best_d2 = dx * dx + dy * dy, out->best_x = x, out->best_y = y;
+            }
+        }
+    }
+}
+
 // Keeps the part of a convex polygon where a*x + b*y <= c; returns the new point count (<= n + 1).
 static int clip_half_plane(double *px, double *py, int n, double a, double b, double c)
 {
