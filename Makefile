@@ -13,7 +13,7 @@ BENCH_SRC := $(wildcard bench/*.c)
 
 ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all test unit asan valgrind bench clean deps
+.PHONY: all test unit asan valgrind bench demo example clean deps
 all: libcollworld.a libcollworld.so
 
 libcollworld.a: $(LIB_OBJ)
@@ -40,10 +40,10 @@ ifneq ($(CMOCKA_OK),yes)
 endif
 
 # --- tests: the plain build, then the same suite under AddressSanitizer + UBSan ---
-$(BUILD)/test_collworld: $(TEST_SRC) tests/*.h libcollworld.a | deps
+$(BUILD)/test_collworld: $(TEST_SRC) $(wildcard tests/*.h) libcollworld.a | deps
 	$(CC) $(CFLAGS) -o $@ $(TEST_SRC) libcollworld.a -lcmocka $(LDLIBS)
 
-$(BUILD)/asan/test_collworld: $(TEST_SRC) tests/*.h $(LIB_SRC) | deps
+$(BUILD)/asan/test_collworld: $(TEST_SRC) $(wildcard tests/*.h) $(LIB_SRC) $(wildcard narrow/*.h) | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) -O1 -g $(ASAN_FLAGS) -Iinclude -o $@ $(TEST_SRC) $(LIB_SRC) -lcmocka $(LDLIBS)
 
@@ -58,10 +58,24 @@ valgrind: $(BUILD)/test_collworld
 	CW_TEST_SCALE=20 valgrind -q --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=definite \
 	    ./$(BUILD)/test_collworld
 
-test: unit asan
+# The README's example, run so that it cannot go stale.
+$(BUILD)/readme_example: demo/readme_example.c libcollworld.a
+	$(CC) $(CFLAGS) -o $@ $< libcollworld.a $(LDLIBS)
+
+example: $(BUILD)/readme_example
+	./$(BUILD)/readme_example
+
+test: unit asan example demo
+
+# --- the demo: a terminal demo for now (no display needed); the SDL2 demo is the next milestone ---
+$(BUILD)/ascii_demo: demo/ascii_demo.c libcollworld.a
+	$(CC) $(CFLAGS) -o $@ $< libcollworld.a $(LDLIBS)
+
+demo: $(BUILD)/ascii_demo
+	./$(BUILD)/ascii_demo
 
 # --- benchmarks: never part of the tests; numbers go into README.md by hand ---
-$(BUILD)/bench_narrow: $(BENCH_SRC) bench/*.h libcollworld.a
+$(BUILD)/bench_narrow: $(BENCH_SRC) $(wildcard bench/*.h) libcollworld.a
 	$(CC) $(CFLAGS) -o $@ $(BENCH_SRC) libcollworld.a $(LDLIBS)
 
 bench: $(BUILD)/bench_narrow
