@@ -1,7 +1,7 @@
 # collworld build. `make` builds the libraries; `make test` runs everything a change must pass.
 CC      ?= cc
 WARN    := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes
-OPT     ?= -O2 -g
+OPT     ?= -O3 -g
 CFLAGS  += $(WARN) $(OPT) -Iinclude -fPIC
 LDLIBS  += -lm
 

@@ -86,6 +86,10 @@ bool cw__box_box(const cw__body *a, const cw__body *b, cw_manifold *manifold);
 // given (a, b); the caller puts them in canonical order.
 bool cw__masks_overlap(const cw__body *a, const cw__body *b);
 
+// Exact test for two masks with the same rotation and scale, mask a's texel (i, j) landing on
+// mask b's local point (i + ox, j + oy): a word-wise shift-and-AND.
+bool cw__translated_overlap(const cw_mask *a, const cw_mask *b, double ox, double oy);
+
 // One overlapping piece: walked texels [i0, i1) of row j against texel k of the other's row band.
 typedef struct cw__piece {
     int i0, i1, j, k, band;

@@ -112,42 +112,48 @@ static uint64_t shifted_row(const cw_mask *a, int j, int start, int dx, bool wid
     return wide ? bits | bits_at(row, a->words, start - dx - 1) : bits;
 }
 
-// Common case: both masks at most 64 texels wide, so a row is one word. A's rows [j0, j1) against
-// B's rows j + dy; each A row shifted by dx (left shift by lsh, then right by rsh, one of them 0)
-// and, with a fractional x offset, widened by the same row shifted one more.
-static bool and_rows(const cw_mask *a, const cw_mask *b, int j0, int j1, int dy, int dx, bool fx)
+// Common case: both masks at most 64 texels wide, so a row is one word. Whether any of A's rows
+// [j0, j1), shifted by dx texels, meets B's row j + dy.
+static bool and_rows(const cw_mask *a, const cw_mask *b, int j0, int j1, int dy, int dx)
 {
     j0 = (int)cw__max(j0, b->y0 - dy);
     j1 = (int)cw__min(j1, b->y1 - dy);
     const uint64_t *ra = a->bits, *rb = b->bits + dy;
     int lsh = dx > 0 ? dx : 0, rsh = dx < 0 ? -dx : 0;
-    int lsh2 = dx + 1 > 0 ? dx + 1 : 0, rsh2 = dx + 1 < 0 ? -(dx + 1) : 0;
-    uint64_t keep2 = fx ? ~0ull : 0;
     int j = j0;
     // Eight rows per early-exit test: the inner loop has no branch and vectorises.
     for (; j + 8 <= j1; j += 8) {
         uint64_t hits = 0;
         for (int k = j; k < j + 8; k++)
-            hits |= (((ra[k] << lsh) >> rsh) | (((ra[k] << lsh2) >> rsh2) & keep2)) & rb[k];
+            hits |= ((ra[k] << lsh) >> rsh) & rb[k];
         if (hits)
             return true;
     }
     uint64_t hits = 0;
     for (; j < j1; j++)
-        hits |= (((ra[j] << lsh) >> rsh) | (((ra[j] << lsh2) >> rsh2) & keep2)) & rb[j];
+        hits |= ((ra[j] << lsh) >> rsh) & rb[j];
     return hits != 0;
 }
 
+// With a fractional offset A's texel i straddles B's texels i + dx and i + dx + 1 (and likewise
+// rows): (A << dx | A << dx + 1) & B is (A << dx & B) | (A << dx + 1 & B), so each straddle is
+// one more pass of the plain loop.
 static bool translated_narrow(const cw_mask *a, const cw_mask *b, int dx, bool fx, bool fy, int j0, int j1,
                               int dy)
 {
-    return and_rows(a, b, j0, j1, dy, dx, fx) || (fy && and_rows(a, b, j0, j1, dy + 1, dx, fx));
+    for (int sy = 0; sy <= (fy ? 1 : 0); sy++)
+        for (int sx = 0; sx <= (fx ? 1 : 0); sx++)
+            if (and_rows(a, b, j0, j1, dy + sy, dx + sx))
+                return true;
+    return false;
 }
 
-static bool translated(const cw_mask *a, const cw_mask *b, const cw__map *m)
+bool cw__translated_overlap(const cw_mask *a, const cw_mask *b, double ox, double oy)
 {
+    if (a->count == 0 || b->count == 0)
+        return false;
     bool fx, fy;
-    int dx = split_offset(m->ox, &fx), dy = split_offset(m->oy, &fy);
+    int dx = split_offset(ox, &fx), dy = split_offset(oy, &fy);
     // A's rows that land on B's opaque rows (row j covers B rows j + dy, and j + dy + 1 if fy).
     double lo_y = cw__max(a->y0, b->y0 - dy - (fy ? 1 : 0)), hi_y = cw__min(a->y1, b->y1 - dy);
     double lo_x = cw__max(a->x0 + dx, b->x0), hi_x = cw__min(a->x1 + dx + (fx ? 1 : 0), b->x1);
@@ -593,7 +599,7 @@ bool cw__masks_overlap(const cw__body *a, const cw__body *b)
         return false;
     cw__map ab = cw__map_between(a, b);
     if (is_translation(&ab))
-        return translated(ma, mb, &ab);
+        return cw__translated_overlap(ma, mb, ab.ox, ab.oy);
     cw__map ba = cw__map_between(b, a);
     probe_result quick = probe(ma, mb, &ab, &ba);
     if (quick != PROBE_UNKNOWN)

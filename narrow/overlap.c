@@ -2,6 +2,8 @@
 // and dispatch to box-box or the mask test.
 #include "internal.h"
 
+#include <math.h>
+
 static int compare_double(double x, double y) { return (x > y) - (x < y); }
 
 // A total order on prepared bodies, used only to pick which one goes first.
@@ -19,16 +21,52 @@ static int compare_bodies(const cw__body *a, const cw__body *b)
     return 0;
 }
 
+static bool finite_and_nonzero(const cw_transform *t)
+{
+    double zero = ((double)t->position.x - t->position.x) + ((double)t->position.y - t->position.y) +
+                  ((double)t->origin.x - t->origin.x) + ((double)t->origin.y - t->origin.y);
+    return zero == 0.0 && t->scale.x != 0 && t->scale.y != 0 && isfinite(t->scale.x) && isfinite(t->scale.y);
+}
+
+// The most common sprite pair, two unrotated masks at the same scale, without the general setup.
+// Returns false (not handled) for anything else, bad input included, which then takes the full path.
+static bool try_unrotated(const cw_shape *a, const cw_transform *ta, const cw_shape *b, const cw_transform *tb,
+                          bool *hit)
+{
+    if (!(a && b && ta && tb && a->type == CW_SHAPE_MASK && b->type == CW_SHAPE_MASK && a->mask && b->mask &&
+          ta->rotation == 0 && tb->rotation == 0 && ta->scale.x == tb->scale.x && ta->scale.y == tb->scale.y &&
+          finite_and_nonzero(ta) && finite_and_nonzero(tb)))
+        return false;
+    // Canonical order (by mask, then position) so that (a, b) and (b, a) compute the same thing.
+    bool swap = a->mask != b->mask ? (uintptr_t)a->mask > (uintptr_t)b->mask
+                                   : ta->position.x != tb->position.x ? ta->position.x > tb->position.x
+                                                                      : ta->position.y > tb->position.y;
+    if (swap) {
+        const cw_shape *s = a;
+        a = b, b = s;
+        const cw_transform *t = ta;
+        ta = tb, tb = t;
+    }
+    double ox = ((double)ta->position.x - tb->position.x) / ta->scale.x - ta->origin.x + tb->origin.x;
+    double oy = ((double)ta->position.y - tb->position.y) / ta->scale.y - ta->origin.y + tb->origin.y;
+    if (ta->scale.x < 0 || ta->scale.y < 0)
+        return false; // mirrored: the texel grid runs the other way; leave it to the general path
+    *hit = cw__translated_overlap(a->mask, b->mask, ox, oy);
+    return true;
+}
+
 bool cw_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b, const cw_transform *tb,
                 cw_manifold *manifold)
 {
+    bool hit;
+    if (manifold == NULL && try_unrotated(a, ta, b, tb, &hit))
+        return hit;
     cw__body body_a, body_b;
     if (!cw__prepare(a, ta, &body_a) || !cw__prepare(b, tb, &body_b))
         return false;
     bool swapped = compare_bodies(&body_a, &body_b) > 0;
     const cw__body *first = swapped ? &body_b : &body_a, *second = swapped ? &body_a : &body_b;
     cw_manifold found;
-    bool hit;
     if (first->is_box && second->is_box) {
         hit = cw__box_box(first, second, manifold ? &found : NULL);
     } else {
