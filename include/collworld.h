@@ -8,7 +8,9 @@
 ///   pixels). World units are whatever the transforms map to (usually screen pixels).
 /// - A local point p lands in the world at `position + R(rotation) * ((p - origin) ∘ scale)`, with
 ///   `R(t) = [cos t, -sin t; sin t, cos t]` and `∘` the per-axis product. On a y-down screen (as SDL
-///   draws) a positive rotation turns clockwise.
+///   draws) a positive rotation turns clockwise. A rotation that is the float nearest to a multiple of
+///   pi/2 counts as that exact multiple (so a float pi/2 keeps sprites on the texel grid); every
+///   other value is used exactly as given.
 /// - Mask texel (i, j) covers the local unit square [i, i+1] x [j, j+1]; a box of size (w, h) covers
 ///   [0, w] x [0, h].
 /// - Two shapes overlap iff the regions they cover (the union of their opaque texels, or the box)
@@ -85,12 +87,13 @@ typedef struct cw_mask cw_mask;
 /// `4 * width`. A frame of a sprite sheet is a pointer to its first pixel plus the sheet's pitch.
 /// The pixels are copied; the caller may free them afterwards.
 /// Returns NULL (see cw_last_error()) if `pixels` is NULL, width or height is not in
-/// [1, CW_MASK_MAX_SIZE], the pitch is too small or the byte count would overflow, or memory runs out.
+/// [1, CW_MASK_MAX_SIZE], the pitch is too small, the byte count `(height - 1) * pitch + 4 * width`
+/// exceeds INT_MAX, or memory runs out.
 /// A mask with no opaque texel is valid and never overlaps anything.
 cw_mask *cw_mask_from_rgba(const void *pixels, int width, int height, int pitch, uint8_t alpha_threshold);
 
 /// Builds a mask from one 8-bit alpha value per pixel; as cw_mask_from_rgba() but `pitch` must be at
-/// least `width` bytes.
+/// least `width` bytes (and the byte count is `(height - 1) * pitch + width`).
 cw_mask *cw_mask_from_alpha(const uint8_t *alpha, int width, int height, int pitch, uint8_t alpha_threshold);
 
 /// Frees a mask made by cw_mask_from_rgba() or cw_mask_from_alpha(). NULL is ignored. No shape may

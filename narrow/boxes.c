@@ -92,8 +92,9 @@ bool cw__box_box(const cw__body *a, const cw__body *b, cw_manifold *manifold)
 {
     double rx = a->xf.px, ry = a->xf.py;
     quad qa = box_corners(a, rx, ry), qb = box_corners(b, rx, ry);
-    double size = cw__min(cw__min(fabs(a->xf.sx), fabs(a->xf.sy)), cw__min(fabs(b->xf.sx), fabs(b->xf.sy)));
-    double tolerance = CW__EPS * size;
+    // 1e-6 local units of the box with the smaller scale (its size is not its unit).
+    double tolerance = cw__min(cw__min(fabs(a->xf.sx) * a->eps_x, fabs(a->xf.sy) * a->eps_y),
+                               cw__min(fabs(b->xf.sx) * b->eps_x, fabs(b->xf.sy) * b->eps_y));
     const double axes[4][2] = {{a->xf.c, a->xf.s}, {-a->xf.s, a->xf.c}, {b->xf.c, b->xf.s}, {-b->xf.s, b->xf.c}};
     double best = INFINITY, nx = 1, ny = 0;
     for (int i = 0; i < 4; i++) {

@@ -30,6 +30,8 @@ struct cw_mask {
     int x0, y0, x1, y1;   // opaque bounds, max exclusive; all 0 when empty
     cw__dop8 dop;         // tighter opaque bounds, for clipping
     int32_t *spans;       // per row: first opaque x, last opaque x + 1 (0, 0 if empty)
+    int32_t *hull;        // convex hull of the opaque texels' corners: hull_count (x, y) points
+    int hull_count;
     uint64_t *bits;       // height * words; bit i of word w in row j is texel (64 * w + i, j)
 };
 
@@ -61,7 +63,8 @@ typedef struct cw__body {
     const cw_mask *mask;
     cw__xf xf;
     bool is_box;
-    double w, h;    // box size, or the mask's size in texels
+    double w, h;        // box size, or the mask's size in texels
+    double eps_x, eps_y; // touching tolerance in texel units: 1e-6 local units (a box is one texel)
 } cw__body;
 
 // Validates a shape and transform and fills `out`; records an error and returns false on bad input.
@@ -88,7 +91,8 @@ bool cw__masks_overlap(const cw__body *a, const cw__body *b);
 
 // Exact test for two masks with the same rotation and scale, mask a's texel (i, j) landing on
 // mask b's local point (i + ox, j + oy): a word-wise shift-and-AND.
-bool cw__translated_overlap(const cw_mask *a, const cw_mask *b, double ox, double oy);
+// eps_x and eps_y are the touching tolerance in b's texel units.
+bool cw__translated_overlap(const cw_mask *a, const cw_mask *b, double ox, double oy, double eps_x, double eps_y);
 
 // One overlapping piece: walked texels [i0, i1) of row j against texel k of the other's row band.
 typedef struct cw__piece {
@@ -145,7 +149,7 @@ static inline int cw__popcount(uint64_t x)
     return (int)((x * 0x0101010101010101ull) >> 56);
 }
 
-// Touching tolerance, in local units of the shape whose space a test runs in.
+// Touching tolerance, in local units of a shape (texels for a mask, the caller's units for a box).
 #define CW__EPS 1e-6
 
 #endif

@@ -24,10 +24,11 @@ static void centre(const cw__body *body, double *x, double *y)
 static double texel_size(const cw__body *body) { return cw__min(fabs(body->xf.sx), fabs(body->xf.sy)); }
 
 // Whether local point (x, y) lies strictly inside an opaque texel.
-static bool inside_opaque(const cw_mask *m, double x, double y)
+static bool inside_opaque(const cw__body *body, double x, double y)
 {
+    const cw_mask *m = body->mask;
     double fx = floor(x), fy = floor(y);
-    if (x - fx <= CW__EPS || x - fx >= 1 - CW__EPS || y - fy <= CW__EPS || y - fy >= 1 - CW__EPS)
+    if (x - fx <= body->eps_x || x - fx >= 1 - body->eps_x || y - fy <= body->eps_y || y - fy >= 1 - body->eps_y)
         return false;
     if (!(fx >= 0 && fy >= 0 && fx < m->width && fy < m->height))
         return false;
@@ -76,8 +77,8 @@ static bool measure_sampled(const cw__body *a, const cw__body *b, contact *c)
         return false;
     double lx = s.sum_x / s.count, ly = s.sum_y / s.count;
     cw__map m = cw__map_between(fine, coarse);
-    if (!inside_opaque(fine->mask, lx, ly) ||
-        !inside_opaque(coarse->mask, m.ox + lx * m.ux + ly * m.vx, m.oy + lx * m.uy + ly * m.vy)) {
+    if (!inside_opaque(fine, lx, ly) ||
+        !inside_opaque(coarse, m.ox + lx * m.ux + ly * m.vx, m.oy + lx * m.uy + ly * m.vy)) {
         cw__samples nearest = samples_empty();
         nearest.find_nearest = true;
         nearest.target_x = lx, nearest.target_y = ly;

@@ -6,6 +6,7 @@
 
 // Never written: the pointers are not const only because built masks fill the same fields.
 static int32_t unit_spans[2] = {0, 1};
+static int32_t unit_hull[8] = {0, 0, 1, 0, 1, 1, 0, 1};
 static uint64_t unit_bits[1] = {1};
 
 const cw_mask cw__unit_mask = {
@@ -13,6 +14,8 @@ const cw_mask cw__unit_mask = {
     .x0 = 0, .y0 = 0, .x1 = 1, .y1 = 1,
     .dop = {0, 1, 0, 1, 0, 2, -1, 1},
     .spans = unit_spans,
+    .hull = unit_hull,
+    .hull_count = 4,
     .bits = unit_bits,
 };
 
@@ -37,9 +40,10 @@ static bool check_source(const void *pixels, int width, int height, int pitch, i
         cw__fail("The pitch is smaller than one row of pixels.");
         return false;
     }
-    // The last byte read is at (height - 1) * pitch + width * bpp - 1; it must be addressable.
-    if ((uint64_t)(height - 1) * (uint64_t)pitch + (uint64_t)width * (uint64_t)bpp > (uint64_t)PTRDIFF_MAX) {
-        cw__fail("The image byte count overflows: pitch times height is too large.");
+    // Image sizes are ints (as in SDL): an image whose byte count does not fit one is a mistake,
+    // typically a corrupt header, and reading it would run far past the caller's buffer.
+    if ((int64_t)(height - 1) * pitch + (int64_t)width * bpp > INT_MAX) {
+        cw__fail("The image byte count overflows an int: pitch times height is too large.");
         return false;
     }
     return true;
@@ -51,7 +55,9 @@ static cw_mask *allocate(int width, int height)
     size_t head = align8(sizeof(cw_mask));
     size_t bits = (size_t)words * (size_t)height * sizeof(uint64_t);
     size_t spans = align8((size_t)height * 2 * sizeof(int32_t));
-    size_t total = head + bits + spans;
+    size_t points = (size_t)(height + 1) * 2 * 2 * sizeof(int32_t); // see compute_hull
+    size_t hull = 2 * points + 2 * sizeof(int32_t);
+    size_t total = head + bits + spans + points + hull;
     unsigned char *memory = cw__alloc(total);
     if (memory == NULL)
         return NULL;
@@ -63,6 +69,7 @@ static cw_mask *allocate(int width, int height)
     m->words = words;
     m->bits = (uint64_t *)(memory + head);
     m->spans = (int32_t *)(memory + head + bits);
+    m->hull = (int32_t *)(memory + head + bits + spans + points);
     return m;
 }
 
@@ -141,6 +148,46 @@ static void compute_bounds(cw_mask *m)
         m->x0 = m->y0 = m->x1 = m->y1 = 0;
 }
 
+static int64_t cross(const int32_t *o, const int32_t *a, const int32_t *b)
+{
+    return (int64_t)(a[0] - o[0]) * (b[1] - o[1]) - (int64_t)(a[1] - o[1]) * (b[0] - o[0]);
+}
+
+// Convex hull of the opaque texels' corners, for tight bounding boxes under any transform. Only the
+// leftmost and rightmost corner on each horizontal line y can be a hull vertex, and those come
+// sorted by (y, x) for free, so Andrew's monotone chain needs no sort. `points` has room for
+// 2 * (height + 1) points; the hull buffer for twice that plus one.
+static void compute_hull(cw_mask *m, int32_t *points)
+{
+    int n = 0;
+    for (int y = 0; y <= m->height; y++) {
+        int lo = INT32_MAX, hi = INT32_MIN;
+        for (int j = y - 1; j <= y; j++) {
+            if (j < 0 || j >= m->height || m->spans[2 * j] >= m->spans[2 * j + 1])
+                continue;
+            lo = m->spans[2 * j] < lo ? m->spans[2 * j] : lo;
+            hi = m->spans[2 * j + 1] > hi ? m->spans[2 * j + 1] : hi;
+        }
+        if (lo > hi)
+            continue;
+        points[2 * n] = lo, points[2 * n + 1] = y, n++;
+        points[2 * n] = hi, points[2 * n + 1] = y, n++;
+    }
+    int32_t *h = m->hull;
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        while (k >= 2 && cross(h + 2 * (k - 2), h + 2 * (k - 1), points + 2 * i) <= 0)
+            k--;
+        h[2 * k] = points[2 * i], h[2 * k + 1] = points[2 * i + 1], k++;
+    }
+    for (int i = n - 2, lower = k + 1; i >= 0; i--) {
+        while (k >= lower && cross(h + 2 * (k - 2), h + 2 * (k - 1), points + 2 * i) <= 0)
+            k--;
+        h[2 * k] = points[2 * i], h[2 * k + 1] = points[2 * i + 1], k++;
+    }
+    m->hull_count = k > 1 ? k - 1 : k; // the last point repeats the first
+}
+
 // Shared by both constructors: `bpp` bytes per pixel, alpha at byte `alpha_offset` of each pixel.
 static cw_mask *build(const uint8_t *pixels, int width, int height, int pitch, int bpp, int alpha_offset,
                       uint8_t threshold)
@@ -159,6 +206,7 @@ static cw_mask *build(const uint8_t *pixels, int width, int height, int pitch, i
             m->count += cw__popcount(row[w]);
     }
     compute_bounds(m);
+    compute_hull(m, (int32_t *)((unsigned char *)m->hull - (size_t)(height + 1) * 2 * 2 * sizeof(int32_t)));
     return m;
 }
 

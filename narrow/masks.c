@@ -96,10 +96,10 @@ static bool is_translation(const cw__map *m)
 
 // Splits an offset into its whole part and whether it has a fraction (beyond the tolerance): with
 // a fraction, A's texel i straddles B's texels i + whole and i + whole + 1.
-static int split_offset(double offset, bool *fractional)
+static int split_offset(double offset, double eps, bool *fractional)
 {
-    int whole = clamp_floor(offset + CW__EPS, -1000000000, 1000000000); // far apart: no overlap anyway
-    *fractional = offset - whole > CW__EPS;
+    int whole = clamp_floor(offset + eps, -1000000000, 1000000000); // far apart: no overlap anyway
+    *fractional = offset - whole > eps;
     return whole;
 }
 
@@ -148,12 +148,12 @@ static bool translated_narrow(const cw_mask *a, const cw_mask *b, int dx, bool f
     return false;
 }
 
-bool cw__translated_overlap(const cw_mask *a, const cw_mask *b, double ox, double oy)
+bool cw__translated_overlap(const cw_mask *a, const cw_mask *b, double ox, double oy, double eps_x, double eps_y)
 {
     if (a->count == 0 || b->count == 0)
         return false;
     bool fx, fy;
-    int dx = split_offset(ox, &fx), dy = split_offset(oy, &fy);
+    int dx = split_offset(ox, eps_x, &fx), dy = split_offset(oy, eps_y, &fy);
     // A's rows that land on B's opaque rows (row j covers B rows j + dy, and j + dy + 1 if fy).
     double lo_y = cw__max(a->y0, b->y0 - dy - (fy ? 1 : 0)), hi_y = cw__min(a->y1, b->y1 - dy);
     double lo_x = cw__max(a->x0 + dx, b->x0), hi_x = cw__min(a->x1 + dx + (fx ? 1 : 0), b->x1);
@@ -190,6 +190,7 @@ typedef struct slab {
 typedef struct sweep {
     const cw_mask *a, *b;
     cw__map m;
+    double eps_x, eps_y;  // touching tolerance in B's texel units
     slab slabs[4];
     int clips;            // slabs that bound the columns of a row: s in (lo + j * slope, hi + j * slope)
     double clip_lo[4], clip_hi[4], clip_slope[4];
@@ -210,7 +211,8 @@ static void setup_slabs(sweep *sw)
     sw->clips = 0;
     for (int k = 0; k < 4; k++) {
         double nx = dirs[k][0], ny = dirs[k][1];
-        slab sl = {lo[k] + CW__EPS, hi[k] - CW__EPS, nx * m->ox + ny * m->oy, nx * m->ux + ny * m->uy,
+        double eps = cw__min(sw->eps_x, sw->eps_y);
+        slab sl = {lo[k] + eps, hi[k] - eps, nx * m->ox + ny * m->oy, nx * m->ux + ny * m->uy,
                    nx * m->vx + ny * m->vy};
         sw->slabs[k] = sl;
         // Row j spans t in [j, j + 1]: its texel s can reach the slab iff
@@ -288,10 +290,14 @@ static bool clip_columns(const sweep *sw, int j, int *i0, int *i1)
 }
 
 // Prepares a walk of `a` against `b`; false if no row of `a` can reach `b` at all.
-static bool setup_sweep(sweep *sw, const cw_mask *a, const cw_mask *b, const cw__map *m, cw__pieces *pieces)
+static bool setup_sweep(sweep *sw, const cw__body *walked, const cw__body *other, const cw__map *m,
+                        cw__pieces *pieces)
 {
+    const cw_mask *a = walked->mask, *b = other->mask;
     sw->a = a;
     sw->b = b;
+    sw->eps_x = other->eps_x;
+    sw->eps_y = other->eps_y;
     sw->m = *m;
     sw->pieces = pieces;
     sw->work = 0;
@@ -511,8 +517,8 @@ static bool sweep_run(sweep *sw, int i0, int i1, int j)
 {
     const cw_mask *b = sw->b;
     run_shape rs = shape_run(sw, i0, i1, j);
-    int r0 = clamp_floor(rs.bottom_y + CW__EPS, b->y0, b->y1);
-    int r1 = clamp_ceil(rs.top_y - CW__EPS, b->y0, b->y1);
+    int r0 = clamp_floor(rs.bottom_y + sw->eps_y, b->y0, b->y1);
+    int r1 = clamp_ceil(rs.top_y - sw->eps_y, b->y0, b->y1);
     sw->work += 3 * (r1 - r0);
     double y_prev = cw__max(r0, rs.bottom_y);
     double lx_prev = left_x(&rs, y_prev), rx_prev = right_x(&rs, y_prev);
@@ -526,7 +532,7 @@ static bool sweep_run(sweep *sw, int i0, int i1, int j)
             x_hi = cw__max(x_hi, rs.right_bend_x);
         y_prev = y1, lx_prev = lx, rx_prev = rx;
         int span0 = b->spans[2 * r], span1 = b->spans[2 * r + 1];
-        int k0 = clamp_floor(x_lo + CW__EPS, span0, span1), k1 = clamp_ceil(x_hi - CW__EPS, span0, span1);
+        int k0 = clamp_floor(x_lo + sw->eps_x, span0, span1), k1 = clamp_ceil(x_hi - sw->eps_x, span0, span1);
         if (k0 >= k1 || !any_in_range(cw__row(b, r), k0, k1))
             continue;
         if (sw->pieces == NULL)
@@ -556,20 +562,23 @@ static bool sweep_row(sweep *sw, int j)
 
 typedef enum probe_result { PROBE_UNKNOWN, PROBE_HIT, PROBE_APART } probe_result;
 
-static bool opaque_inside(const cw_mask *m, double x, double y)
+static bool opaque_inside(const cw__body *body, double x, double y)
 {
+    const cw_mask *m = body->mask;
+    double ex = body->eps_x, ey = body->eps_y;
     if (!(x >= m->x0 && x < m->x1 && y >= m->y0 && y < m->y1))
         return false;
     int i = (int)x, j = (int)y; // non-negative here, so truncation is floor
-    if (x - i <= CW__EPS || x - i >= 1 - CW__EPS || y - j <= CW__EPS || y - j >= 1 - CW__EPS)
+    if (x - i <= ex || x - i >= 1 - ex || y - j <= ey || y - j >= 1 - ey)
         return false; // on a texel edge: proves nothing
     return (cw__row(m, j)[i >> 6] >> (i & 63)) & 1u;
 }
 
 // Cheap answers first: the boxes around the opaque texels do not meet (apart), or a sample point
 // lies strictly inside an opaque texel of both (hit: a small disc around it is in both regions).
-static probe_result probe(const cw_mask *a, const cw_mask *b, const cw__map *ab, const cw__map *ba)
+static probe_result probe(const cw__body *body_a, const cw__body *body_b, const cw__map *ab, const cw__map *ba)
 {
+    const cw_mask *a = body_a->mask, *b = body_b->mask;
     double lo_x = INFINITY, lo_y = INFINITY, hi_x = -INFINITY, hi_y = -INFINITY;
     for (int c = 0; c < 4; c++) {
         double x = c & 1 ? a->x1 : a->x0, y = c & 2 ? a->y1 : a->y0;
@@ -578,15 +587,15 @@ static probe_result probe(const cw_mask *a, const cw_mask *b, const cw__map *ab,
     }
     lo_x = cw__max(lo_x, b->x0), hi_x = cw__min(hi_x, b->x1);
     lo_y = cw__max(lo_y, b->y0), hi_y = cw__min(hi_y, b->y1);
-    if (hi_x - lo_x <= CW__EPS || hi_y - lo_y <= CW__EPS)
+    if (hi_x - lo_x <= body_b->eps_x || hi_y - lo_y <= body_b->eps_y)
         return PROBE_APART;
     // A 4 x 4 pattern over the shared box, middle first; odd fractions avoid texel edges.
     static const double at[4] = {0.382, 0.618, 0.127, 0.873};
     for (int k = 0; k < 16; k++) {
         double x = lo_x + at[k & 3] * (hi_x - lo_x), y = lo_y + at[k >> 2] * (hi_y - lo_y);
-        if (!opaque_inside(b, x, y))
+        if (!opaque_inside(body_b, x, y))
             continue;
-        if (opaque_inside(a, ba->ox + x * ba->ux + y * ba->vx, ba->oy + x * ba->uy + y * ba->vy))
+        if (opaque_inside(body_a, ba->ox + x * ba->ux + y * ba->vx, ba->oy + x * ba->uy + y * ba->vy))
             return PROBE_HIT;
     }
     return PROBE_UNKNOWN;
@@ -599,16 +608,16 @@ bool cw__masks_overlap(const cw__body *a, const cw__body *b)
         return false;
     cw__map ab = cw__map_between(a, b);
     if (is_translation(&ab))
-        return cw__translated_overlap(ma, mb, ab.ox, ab.oy);
+        return cw__translated_overlap(ma, mb, ab.ox, ab.oy, b->eps_x, b->eps_y);
     cw__map ba = cw__map_between(b, a);
-    probe_result quick = probe(ma, mb, &ab, &ba);
+    probe_result quick = probe(a, b, &ab, &ba);
     if (quick != PROBE_UNKNOWN)
         return quick == PROBE_HIT;
     // Walk both ways at once, giving time to whichever has done less work: either walk alone is
     // exact, and one is often far cheaper (a small sprite clipped away inside a ring's hole) with
     // no cheap way to tell which in advance.
     sweep walks[2];
-    if (!setup_sweep(&walks[0], ma, mb, &ab, NULL) || !setup_sweep(&walks[1], mb, ma, &ba, NULL))
+    if (!setup_sweep(&walks[0], a, b, &ab, NULL) || !setup_sweep(&walks[1], b, a, &ba, NULL))
         return false;
     for (;;) {
         sweep *sw = walks[0].work <= walks[1].work ? &walks[0] : &walks[1];
@@ -626,7 +635,7 @@ void cw__masks_pieces(const cw__body *walked, const cw__body *other, cw__pieces 
         return;
     cw__map m = cw__map_between(walked, other);
     sweep sw;
-    if (!setup_sweep(&sw, walked->mask, other->mask, &m, pieces))
+    if (!setup_sweep(&sw, walked, other, &m, pieces))
         return;
     for (int j; next_row(&sw, &j);)
         sweep_row(&sw, j);
@@ -642,7 +651,7 @@ void cw__masks_sample(const cw__body *walked, const cw__body *other, int stride,
         return;
     cw__map m = cw__map_between(walked, other);
     sweep sw;
-    if (!setup_sweep(&sw, a, b, &m, NULL))
+    if (!setup_sweep(&sw, walked, other, &m, NULL))
         return;
     for (int j = sw.j0; j < sw.j1; j += stride) {
         int i0, i1;
@@ -653,7 +662,7 @@ void cw__masks_sample(const cw__body *walked, const cw__body *other, int stride,
             if (i < i0 || !((row[i >> 6] >> (i & 63)) & 1u))
                 continue;
             double x = i + 0.5, y = j + 0.5;
-            if (!opaque_inside(b, m.ox + x * m.ux + y * m.vx, m.oy + x * m.uy + y * m.vy))
+            if (!opaque_inside(other, m.ox + x * m.ux + y * m.vx, m.oy + x * m.uy + y * m.vy))
                 continue;
             out->count++;
             out->sum_x += x, out->sum_y += y;

@@ -51,7 +51,7 @@ static bool try_unrotated(const cw_shape *a, const cw_transform *ta, const cw_sh
     double oy = ((double)ta->position.y - tb->position.y) / ta->scale.y - ta->origin.y + tb->origin.y;
     if (ta->scale.x < 0 || ta->scale.y < 0)
         return false; // mirrored: the texel grid runs the other way; leave it to the general path
-    *hit = cw__translated_overlap(a->mask, b->mask, ox, oy);
+    *hit = cw__translated_overlap(a->mask, b->mask, ox, oy, CW__EPS, CW__EPS);
     return true;
 }
 

@@ -21,17 +21,34 @@ cw_shape cw_shape_mask(const cw_mask *mask)
     return shape;
 }
 
-// Cosines and sines within 1e-6 of 0 become exact, so that sprites turned by a float pi/2 still
-// line up with the texel grid (float pi/2 is 4e-8 away from the real one).
+// A relative rotation that is zero or a quarter turn up to rounding (two equal float rotations
+// give sin exactly 0 but cos 1 - 1e-16) becomes exact, so the map is a pure translation or swap.
 static void snap(double *c, double *s)
 {
-    if (fabs(*s) < 1e-6) {
+    if (fabs(*s) < 1e-12) {
         *s = 0.0;
         *c = *c < 0 ? -1.0 : 1.0;
-    } else if (fabs(*c) < 1e-6) {
+    } else if (fabs(*c) < 1e-12) {
         *c = 0.0;
         *s = *s < 0 ? -1.0 : 1.0;
     }
+}
+
+// A float rotation that is the float nearest a multiple of 90 degrees (float pi/2 is 4e-8 rad
+// short of the real one) is taken as that exact multiple, so that a sprite turned by a float pi/2
+// still lies on the texel grid. Anything further away, however small, is kept as given.
+static bool snap_quarter_turn(float angle, double *c, double *s)
+{
+    const double half_pi = 1.5707963267948966;
+    double turns = nearbyint(angle / half_pi);
+    if (fabs(angle - turns * half_pi) > nextafterf(fabsf(angle), INFINITY) - fabsf(angle))
+        return false;
+    static const double cosines[4] = {1, 0, -1, 0}, sines[4] = {0, 1, 0, -1};
+    int k = (int)fmod(turns, 4.0) & 3; // fmod keeps it in int range; & 3 maps -1 to 3
+
+    *c = cosines[k];
+    *s = sines[k];
+    return true;
 }
 
 // Cosine and sine to double precision, about five times faster than two libm calls: reduce by
@@ -67,8 +84,8 @@ static void snapped_cos_sin(float angle, double *c, double *s)
         *s = 0.0;
         return;
     }
-    fast_cos_sin(angle, c, s);
-    snap(c, s);
+    if (!snap_quarter_turn(angle, c, s))
+        fast_cos_sin(angle, c, s);
 }
 
 static bool transform_is_valid(const cw_transform *t)
@@ -142,6 +159,8 @@ bool cw__prepare(const cw_shape *shape, const cw_transform *t, cw__body *out)
         out->w = shape->mask->width;
         out->h = shape->mask->height;
     }
+    out->eps_x = out->is_box ? CW__EPS / out->w : CW__EPS;
+    out->eps_y = out->is_box ? CW__EPS / out->h : CW__EPS;
     xf->inv_sx = 1.0 / xf->sx;
     xf->inv_sy = 1.0 / xf->sy;
     return true;
@@ -197,14 +216,14 @@ bool cw_shape_aabb(const cw_shape *shape, const cw_transform *transform, cw_aabb
     if (!cw__prepare(shape, transform, &body))
         return false;
     const cw_mask *m = body.mask;
-    if (m->count == 0) {
+    if (m->count == 0) { // nothing covered: a point, so that it is still somewhere sensible
         *aabb = (cw_aabb){transform->position, transform->position};
         return true;
     }
     double lo_x = INFINITY, lo_y = INFINITY, hi_x = -INFINITY, hi_y = -INFINITY;
-    for (int corner = 0; corner < 4; corner++) {
+    for (int i = 0; i < m->hull_count; i++) {
         double wx, wy;
-        cw__to_world(&body.xf, corner & 1 ? m->x1 : m->x0, corner & 2 ? m->y1 : m->y0, 0, 0, &wx, &wy);
+        cw__to_world(&body.xf, m->hull[2 * i], m->hull[2 * i + 1], 0, 0, &wx, &wy);
         lo_x = fmin(lo_x, wx);
         lo_y = fmin(lo_y, wy);
         hi_x = fmax(hi_x, wx);
