@@ -121,10 +121,10 @@ static bool and_rows(const cw_mask *a, const cw_mask *b, int j0, int j1, int dy,
     const uint64_t *ra = a->bits, *rb = b->bits + dy;
     int lsh = dx > 0 ? dx : 0, rsh = dx < 0 ? -dx : 0;
     int j = j0;
-    // Eight rows per early-exit test: the inner loop has no branch and vectorises.
-    for (; j + 8 <= j1; j += 8) {
+    // Sixteen rows per early-exit test: the inner loop has no branch and vectorises.
+    for (; j + 16 <= j1; j += 16) {
         uint64_t hits = 0;
-        for (int k = j; k < j + 8; k++)
+        for (int k = j; k < j + 16; k++)
             hits |= ((ra[k] << lsh) >> rsh) & rb[k];
         if (hits)
             return true;
