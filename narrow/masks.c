@@ -112,27 +112,32 @@ static uint64_t shifted_row(const cw_mask *a, int j, int start, int dx, bool wid
     return wide ? bits | bits_at(row, a->words, start - dx - 1) : bits;
 }
 
+static int int_max(int a, int b) { return a > b ? a : b; }
+static int int_min(int a, int b) { return a < b ? a : b; }
+
+// Whether (a[i] << shift) & b[i] is non-zero for some i < n (shift right for negative shifts).
+// An early-exit test per 32 rows: the inner loop has no branch, so it vectorises.
+static bool any_shifted_and(const uint64_t *a, const uint64_t *b, int n, int shift)
+{
+    int left = shift > 0 ? shift : 0, right = shift < 0 ? -shift : 0;
+    for (int i = 0; i < n; i += 32) {
+        int m = int_min(32, n - i);
+        uint64_t hits = 0;
+        for (int k = 0; k < m; k++)
+            hits |= ((a[i + k] << left) >> right) & b[i + k];
+        if (hits)
+            return true;
+    }
+    return false;
+}
+
 // Common case: both masks at most 64 texels wide, so a row is one word. Whether any of A's rows
 // [j0, j1), shifted by dx texels, meets B's row j + dy.
 static bool and_rows(const cw_mask *a, const cw_mask *b, int j0, int j1, int dy, int dx)
 {
-    j0 = (int)cw__max(j0, b->y0 - dy);
-    j1 = (int)cw__min(j1, b->y1 - dy);
-    const uint64_t *ra = a->bits, *rb = b->bits + dy;
-    int lsh = dx > 0 ? dx : 0, rsh = dx < 0 ? -dx : 0;
-    int j = j0;
-    // Sixteen rows per early-exit test: the inner loop has no branch and vectorises.
-    for (; j + 16 <= j1; j += 16) {
-        uint64_t hits = 0;
-        for (int k = j; k < j + 16; k++)
-            hits |= ((ra[k] << lsh) >> rsh) & rb[k];
-        if (hits)
-            return true;
-    }
-    uint64_t hits = 0;
-    for (; j < j1; j++)
-        hits |= ((ra[j] << lsh) >> rsh) & rb[j];
-    return hits != 0;
+    j0 = int_max(j0, b->y0 - dy);
+    j1 = int_min(j1, b->y1 - dy);
+    return j0 < j1 && any_shifted_and(a->bits + j0, b->bits + j0 + dy, j1 - j0, dx);
 }
 
 // With a fractional offset A's texel i straddles B's texels i + dx and i + dx + 1 (and likewise
