@@ -25,67 +25,22 @@ static void project(const quad *q, double nx, double ny, double *lo, double *hi)
     }
 }
 
-// Keeps the part of `poly` (n points) on the inner side of the line through (ax, ay) with inward
-// normal (nx, ny); returns the new point count.
-static int clip_polygon(double *px, double *py, int n, double ax, double ay, double nx, double ny)
-{
-    double ox[8], oy[8];
-    int m = 0;
-    for (int i = 0; i < n; i++) {
-        int k = (i + 1) % n;
-        double di = (px[i] - ax) * nx + (py[i] - ay) * ny;
-        double dk = (px[k] - ax) * nx + (py[k] - ay) * ny;
-        if (di >= 0 && m < 8) {
-            ox[m] = px[i];
-            oy[m++] = py[i];
-        }
-        if ((di < 0) != (dk < 0) && m < 8) {
-            double t = di / (di - dk);
-            ox[m] = px[i] + t * (px[k] - px[i]);
-            oy[m++] = py[i] + t * (py[k] - py[i]);
-        }
-    }
-    for (int i = 0; i < m; i++) {
-        px[i] = ox[i];
-        py[i] = oy[i];
-    }
-    return m;
-}
-
-// Centroid of the convex overlap of two quads (each counter-clockwise or clockwise).
+// Centroid of the convex overlap of two quads (each counter-clockwise or clockwise): a's quad cut
+// by the inner side of each of b's edges.
 static void overlap_centroid(const quad *a, const quad *b, double *cx, double *cy)
 {
-    double px[8], py[8];
+    double px[CW__POLYGON_MAX], py[CW__POLYGON_MAX];
     int n = 4;
-    for (int i = 0; i < 4; i++) {
-        px[i] = a->x[i];
-        py[i] = a->y[i];
-    }
+    for (int i = 0; i < 4; i++)
+        px[i] = a->x[i], py[i] = a->y[i];
     double orient = (b->x[1] - b->x[0]) * (b->y[2] - b->y[1]) - (b->y[1] - b->y[0]) * (b->x[2] - b->x[1]);
     double sign = orient >= 0 ? 1.0 : -1.0;
     for (int i = 0; i < 4 && n > 0; i++) {
         int k = (i + 1) % 4;
-        double ex = b->x[k] - b->x[i], ey = b->y[k] - b->y[i];
-        n = clip_polygon(px, py, n, b->x[i], b->y[i], -ey * sign, ex * sign);
+        double nx = -(b->y[k] - b->y[i]) * sign, ny = (b->x[k] - b->x[i]) * sign; // inward normal
+        n = cw__clip_polygon(px, py, n, -nx, -ny, -(nx * b->x[i] + ny * b->y[i]));
     }
-    double area = 0, sx = 0, sy = 0;
-    for (int i = 0; i < n; i++) {
-        int k = (i + 1) % n;
-        double cr = px[i] * py[k] - px[k] * py[i];
-        area += cr;
-        sx += (px[i] + px[k]) * cr;
-        sy += (py[i] + py[k]) * cr;
-    }
-    if (fabs(area) > 1e-300) {
-        *cx = sx / (3 * area);
-        *cy = sy / (3 * area);
-    } else { // degenerate sliver: the mean of its points still lies in it
-        *cx = *cy = 0;
-        for (int i = 0; i < n; i++) {
-            *cx += px[i] / n;
-            *cy += py[i] / n;
-        }
-    }
+    cw__polygon_centroid(px, py, n, cx, cy);
 }
 
 bool cw__box_box(const cw__body *a, const cw__body *b, cw_manifold *manifold)

@@ -136,6 +136,18 @@ void cw__masks_sample(const cw__body *walked, const cw__body *other, int stride,
 // Fills the manifold for two overlapping mask bodies; normal from a toward b.
 void cw__mask_manifold(const cw__body *a, const cw__body *b, cw_manifold *manifold);
 
+// --- small convex polygons (polygon.c) ---
+
+// Most points a clipped polygon may have: a quad cut by four half-planes has at most eight.
+#define CW__POLYGON_MAX 12
+
+// Keeps the part of convex polygon (px, py, n points) where a * x + b * y <= c, in place; returns
+// the new point count.
+int cw__clip_polygon(double *px, double *py, int n, double a, double b, double c);
+
+// Centroid of a convex polygon (the mean of its points when it has no area).
+void cw__polygon_centroid(const double *px, const double *py, int n, double *x, double *y);
+
 // fmin/fmax without the NaN rules, so they compile to one instruction (inputs are never NaN).
 static inline double cw__min(double a, double b) { return a < b ? a : b; }
 static inline double cw__max(double a, double b) { return a > b ? a : b; }

@@ -684,46 +684,17 @@ void cw__masks_sample(const cw__body *walked, const cw__body *other, int stride,
     }
 }
 
-// Keeps the part of a convex polygon where a*x + b*y <= c; returns the new point count (<= n + 1).
-static int clip_half_plane(double *px, double *py, int n, double a, double b, double c)
-{
-    double ox[12], oy[12];
-    int m = 0;
-    for (int i = 0; i < n; i++) {
-        int k = (i + 1) % n;
-        double di = c - (a * px[i] + b * py[i]), dk = c - (a * px[k] + b * py[k]);
-        if (di >= 0)
-            ox[m] = px[i], oy[m++] = py[i];
-        if ((di < 0) != (dk < 0)) {
-            double t = di / (di - dk);
-            ox[m] = px[i] + t * (px[k] - px[i]), oy[m++] = py[i] + t * (py[k] - py[i]);
-        }
-    }
-    for (int i = 0; i < m; i++)
-        px[i] = ox[i], py[i] = oy[i];
-    return m;
-}
-
 void cw__piece_centroid(const cw__body *walked, const cw__body *other, const cw__piece *piece, double *x, double *y)
 {
     const cw__map m = cw__map_between(walked, other);
     double len = piece->i1 - piece->i0;
     double cx = m.ox + piece->i0 * m.ux + piece->j * m.vx, cy = m.oy + piece->i0 * m.uy + piece->j * m.vy;
-    double px[12] = {cx, cx + len * m.ux, cx + len * m.ux + m.vx, cx + m.vx};
-    double py[12] = {cy, cy + len * m.uy, cy + len * m.uy + m.vy, cy + m.vy};
+    double px[CW__POLYGON_MAX] = {cx, cx + len * m.ux, cx + len * m.ux + m.vx, cx + m.vx};
+    double py[CW__POLYGON_MAX] = {cy, cy + len * m.uy, cy + len * m.uy + m.vy, cy + m.vy};
     int n = 4;
-    n = clip_half_plane(px, py, n, 0, -1, -piece->band);   // y >= band
-    n = clip_half_plane(px, py, n, 0, 1, piece->band + 1); // y <= band + 1
-    n = clip_half_plane(px, py, n, -1, 0, -piece->k);      // x >= k
-    n = clip_half_plane(px, py, n, 1, 0, piece->k + 1);    // x <= k + 1
-    double area = 0, sx = 0, sy = 0, mx = 0, my = 0;
-    for (int i = 0; i < n; i++) {
-        int k = (i + 1) % n;
-        double cr = px[i] * py[k] - px[k] * py[i];
-        area += cr, sx += (px[i] + px[k]) * cr, sy += (py[i] + py[k]) * cr;
-        mx += px[i] / n, my += py[i] / n;
-    }
-    bool solid = n >= 3 && fabs(area) > 1e-12;
-    *x = solid ? sx / (3 * area) : mx;
-    *y = solid ? sy / (3 * area) : my;
+    n = cw__clip_polygon(px, py, n, 0, -1, -piece->band);   // y >= band
+    n = cw__clip_polygon(px, py, n, 0, 1, piece->band + 1); // y <= band + 1
+    n = cw__clip_polygon(px, py, n, -1, 0, -piece->k);      // x >= k
+    n = cw__clip_polygon(px, py, n, 1, 0, piece->k + 1);    // x <= k + 1
+    cw__polygon_centroid(px, py, n, x, y);
 }
