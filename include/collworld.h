@@ -9,8 +9,8 @@
 /// - A local point p lands in the world at `position + R(rotation) * ((p - origin) ∘ scale)`, with
 ///   `R(t) = [cos t, -sin t; sin t, cos t]` and `∘` the per-axis product. On a y-down screen (as SDL
 ///   draws) a positive rotation turns clockwise. A rotation that is the float nearest to a multiple of
-///   pi/2 counts as that exact multiple (so a float pi/2 keeps sprites on the texel grid); every
-///   other value is used exactly as given.
+///   pi/2 (and below 100,000 rad) counts as that exact multiple, so a float pi/2 keeps sprites on
+///   the texel grid; every other value is used exactly as given.
 /// - Mask texel (i, j) covers the local unit square [i, i+1] x [j, j+1]; a box of size (w, h) covers
 ///   [0, w] x [0, h].
 /// - Two shapes overlap iff the regions they cover (the union of their opaque texels, or the box)

@@ -594,10 +594,16 @@ static probe_result probe(const cw__body *body_a, const cw__body *body_b, const 
     lo_y = cw__max(lo_y, b->y0), hi_y = cw__min(hi_y, b->y1);
     if (hi_x - lo_x <= body_b->eps_x || hi_y - lo_y <= body_b->eps_y)
         return PROBE_APART;
-    // A 4 x 4 pattern over the shared box, middle first; odd fractions avoid texel edges.
+    // A 4 x 4 pattern over the shared box, odd fractions to avoid texel edges; across each row the
+    // pattern spreads over B's opaque span there, so most samples land on B.
     static const double at[4] = {0.382, 0.618, 0.127, 0.873};
     for (int k = 0; k < 16; k++) {
-        double x = lo_x + at[k & 3] * (hi_x - lo_x), y = lo_y + at[k >> 2] * (hi_y - lo_y);
+        double y = lo_y + at[k >> 2] * (hi_y - lo_y);
+        int row = (int)y; // y >= b->y0 >= 0
+        double span_lo = cw__max(lo_x, b->spans[2 * row]), span_hi = cw__min(hi_x, b->spans[2 * row + 1]);
+        if (span_lo >= span_hi)
+            continue;
+        double x = span_lo + at[k & 3] * (span_hi - span_lo);
         if (!opaque_inside(body_b, x, y))
             continue;
         if (opaque_inside(body_a, ba->ox + x * ba->ux + y * ba->vx, ba->oy + x * ba->uy + y * ba->vy))

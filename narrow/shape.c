@@ -2,6 +2,7 @@
 #include "internal.h"
 
 #include <math.h>
+#include <string.h>
 
 cw_transform cw_default_transform(void)
 {
@@ -34,37 +35,38 @@ static void snap(double *c, double *s)
     }
 }
 
-// A float rotation that is the float nearest a multiple of 90 degrees (float pi/2 is 4e-8 rad
-// short of the real one) is taken as that exact multiple, so that a sprite turned by a float pi/2
-// still lies on the texel grid. Anything further away, however small, is kept as given.
-static bool snap_quarter_turn(float angle, double *c, double *s)
+// The spacing of floats at x's magnitude (its unit in the last place), from the exponent bits.
+static double float_ulp(float x)
 {
-    const double half_pi = 1.5707963267948966;
-    double turns = nearbyint(angle / half_pi);
-    if (fabs(angle - turns * half_pi) > nextafterf(fabsf(angle), INFINITY) - fabsf(angle))
-        return false;
-    static const double cosines[4] = {1, 0, -1, 0}, sines[4] = {0, 1, 0, -1};
-    int k = (int)fmod(turns, 4.0) & 3; // fmod keeps it in int range; & 3 maps -1 to 3
-
-    *c = cosines[k];
-    *s = sines[k];
-    return true;
+    uint32_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    int exponent = (int)((bits >> 23) & 0xff);
+    uint64_t as_double = (uint64_t)(exponent > 0 ? exponent - 150 + 1023 : 1023 - 149) << 52;
+    double ulp;
+    memcpy(&ulp, &as_double, sizeof ulp);
+    return ulp;
 }
 
-// Cosine and sine to double precision, about five times faster than two libm calls: reduce by
-// multiples of pi/2 (pi/2 split in two parts so k * part1 is exact), then Taylor series on
-// [-pi/4, pi/4], where the next terms are below 1e-18. Angles beyond 1e5 rad go to libm.
-static void fast_cos_sin(double x, double *c, double *s)
+// Cosine and sine of a float rotation to double precision, about five times faster than two libm
+// calls: reduce by multiples of pi/2 (pi/2 split in two parts so k * part1 is exact), then Taylor
+// series on [-pi/4, pi/4], where the next terms are below 1e-18. A rotation that is the float
+// nearest a multiple of 90 degrees (float pi/2 is 4e-8 rad short of the real one) is taken as that
+// exact multiple, so a sprite turned by a float pi/2 stays on the texel grid; anything further
+// away, however little, is kept as given. Beyond 1e5 rad: libm, as given.
+static void float_cos_sin(float angle, double *c, double *s)
 {
-    if (!(fabs(x) < 1e5)) {
-        *c = cos(x);
-        *s = sin(x);
+    double x = angle;
+    if (angle == 0.0f || !(fabs(x) < 1e5)) { // the common unrotated sprite needs no trigonometry
+        *c = angle == 0.0f ? 1.0 : cos(x);
+        *s = angle == 0.0f ? 0.0 : sin(x);
         return;
     }
     const double pio2_hi = 1.5707963267341256e+00, pio2_lo = 6.0771005065061922e-11;
-    double kf = x * 0.63661977236758134 + (x < 0 ? -0.5 : 0.5);
-    int k = (int)kf;
-    double r = (x - k * pio2_hi) - k * pio2_lo, r2 = r * r;
+    int k = (int)(x * 0.63661977236758134 + (x < 0 ? -0.5 : 0.5));
+    double r = (x - k * pio2_hi) - k * pio2_lo;
+    if (fabs(r) <= float_ulp(angle))
+        r = 0;
+    double r2 = r * r;
     double sr = r * (1 + r2 * (-1.0 / 6 + r2 * (1.0 / 120 + r2 * (-1.0 / 5040 + r2 * (1.0 / 362880 +
                 r2 * (-1.0 / 39916800 + r2 * (1.0 / 6227020800 + r2 * (-1.0 / 1307674368000.0))))))));
     double cr = 1 + r2 * (-0.5 + r2 * (1.0 / 24 + r2 * (-1.0 / 720 + r2 * (1.0 / 40320 + r2 * (-1.0 / 3628800 +
@@ -75,17 +77,6 @@ static void fast_cos_sin(double x, double *c, double *s)
     case 2: *c = -cr, *s = -sr; break;
     default: *c = sr, *s = -cr; break;
     }
-}
-
-static void snapped_cos_sin(float angle, double *c, double *s)
-{
-    if (angle == 0.0f) { // the common unrotated sprite: no trigonometry
-        *c = 1.0;
-        *s = 0.0;
-        return;
-    }
-    if (!snap_quarter_turn(angle, c, s))
-        fast_cos_sin(angle, c, s);
 }
 
 static bool transform_is_valid(const cw_transform *t)
@@ -139,7 +130,7 @@ bool cw__prepare(const cw_shape *shape, const cw_transform *t, cw__body *out)
     cw__xf *xf = &out->xf;
     xf->px = t->position.x;
     xf->py = t->position.y;
-    snapped_cos_sin(t->rotation, &xf->c, &xf->s);
+    float_cos_sin(t->rotation, &xf->c, &xf->s);
     xf->sx = t->scale.x;
     xf->sy = t->scale.y;
     xf->ox = t->origin.x;
