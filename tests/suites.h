@@ -1,0 +1,35 @@
+// The test groups. Each tests/test_*.c file defines one array of CMUnitTest; tests/main.c runs them
+// all. The counts are checked at compile time: a definition whose initializer has a different
+// number of entries conflicts with these declarations.
+#ifndef CW_TEST_SUITES_H
+#define CW_TEST_SUITES_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#define REFERENCE_TEST_COUNT 7
+extern const struct CMUnitTest reference_tests[REFERENCE_TEST_COUNT];
+
+#define MASK_TEST_COUNT 14
+extern const struct CMUnitTest mask_tests[MASK_TEST_COUNT];
+
+#define ERROR_TEST_COUNT 11
+extern const struct CMUnitTest error_tests[ERROR_TEST_COUNT];
+
+#define ALLOC_TEST_COUNT 5
+extern const struct CMUnitTest alloc_tests[ALLOC_TEST_COUNT];
+
+#define EXACT_TEST_COUNT 13
+extern const struct CMUnitTest exact_tests[EXACT_TEST_COUNT];
+
+#define OVERLAP_TEST_COUNT 6
+extern const struct CMUnitTest overlap_tests[OVERLAP_TEST_COUNT];
+
+#define MANIFOLD_TEST_COUNT 6
+extern const struct CMUnitTest manifold_tests[MANIFOLD_TEST_COUNT];
+
+#endif
