@@ -202,7 +202,11 @@ typedef struct sweep {
     bool u_down, v_down;  // whether A's +x / +y step goes toward smaller y in B
     bool left_is_u;       // the left boundary starts along the run (u) edge, else along v
     double slope_u, slope_v; // dx/dy of the u and v edges (0 when horizontal)
-    int j0, j1, mid, step;   // A's rows to walk, from the middle outward
+    int j0, j1;              // A's rows to walk, from the middle outward:
+    int up, down;            // the next row above and below the middle
+    bool take_up;            // which side is next
+    int next_j, next_i0, next_i1; // the next row with texels left after clipping, and its texels
+    long next_cost;               // and what testing it is expected to cost
     long work;               // rows and slices done, to share time fairly between two walks
     cw__pieces *pieces;      // NULL: stop at the first hit
 } sweep;
@@ -213,6 +217,9 @@ static void setup_slabs(sweep *sw)
     const double dirs[4][2] = {{1, 0}, {0, 1}, {1, 1}, {1, -1}};
     const double lo[4] = {d->x0, d->y0, d->sum0, d->diff0}, hi[4] = {d->x1, d->y1, d->sum1, d->diff1};
     const cw__map *m = &sw->m;
+    for (int k = 0; k < 4; k++) {
+        sw->clip_lo[k] = -INFINITY, sw->clip_hi[k] = INFINITY, sw->clip_slope[k] = 0;
+    }
     sw->clips = 0;
     for (int k = 0; k < 4; k++) {
         double nx = dirs[k][0], ny = dirs[k][1];
@@ -282,15 +289,18 @@ static bool clip_rows(sweep *sw)
 // The texels of A's row j that can reach B's polygon, as [*i0, *i1).
 static bool clip_columns(const sweep *sw, int j, int *i0, int *i1)
 {
-    double lo = sw->a->spans[2 * j], hi = sw->a->spans[2 * j + 1];
-    for (int k = 0; k < sw->clips; k++) {
+    int first = sw->a->spans[2 * j], end = sw->a->spans[2 * j + 1];
+    if (first >= end)
+        return false;
+    double lo = first, hi = end;
+    for (int k = 0; k < 4; k++) { // unused clips are open: -inf, +inf
         lo = cw__max(lo, sw->clip_lo[k] + j * sw->clip_slope[k]);
         hi = cw__min(hi, sw->clip_hi[k] + j * sw->clip_slope[k]);
     }
     if (!(lo < hi))
         return false;
-    *i0 = clamp_floor(lo, sw->a->spans[2 * j], sw->a->spans[2 * j + 1]);
-    *i1 = clamp_ceil(hi, sw->a->spans[2 * j], sw->a->spans[2 * j + 1]);
+    *i0 = clamp_floor(lo, first, end);
+    *i1 = clamp_ceil(hi, first, end);
     return true;
 }
 
@@ -306,7 +316,6 @@ static bool setup_sweep(sweep *sw, const cw__body *walked, const cw__body *other
     sw->m = *m;
     sw->pieces = pieces;
     sw->work = 0;
-    sw->step = 0;
     setup_slabs(sw);
     sw->u_down = m->uy < 0;
     sw->v_down = m->vy < 0;
@@ -318,22 +327,21 @@ static bool setup_sweep(sweep *sw, const cw__body *walked, const cw__body *other
     sw->slope_v = gy > 0 ? gx / gy : 0;
     if (!clip_rows(sw))
         return false;
-    sw->mid = sw->j0 + (sw->j1 - sw->j0) / 2;
+    sw->up = sw->j0 + (sw->j1 - sw->j0) / 2;
+    sw->down = sw->up - 1;
+    sw->take_up = true;
     return true;
 }
 
 // The next row to walk, alternating around the middle (overlaps are found sooner there).
 static bool next_row(sweep *sw, int *j)
 {
-    while (sw->step < 2 * (sw->j1 - sw->j0)) {
-        int k = sw->step++;
-        int row = sw->mid + ((k & 1) ? -(k + 1) / 2 : k / 2);
-        if (row >= sw->j0 && row < sw->j1) {
-            *j = row;
-            return true;
-        }
-    }
-    return false;
+    bool up = sw->up < sw->j1, down = sw->down >= sw->j0;
+    if (!up && !down)
+        return false;
+    *j = up && (sw->take_up || !down) ? sw->up++ : sw->down--;
+    sw->take_up = !sw->take_up;
+    return true;
 }
 
 // A run's parallelogram in B space, described by its two boundary chains. Each chain goes from the
@@ -547,18 +555,57 @@ static bool sweep_run(sweep *sw, int i0, int i1, int j)
     return false;
 }
 
-static bool sweep_row(sweep *sw, int j)
+// Tests the runs of A's row j within its clipped texels [i0, i1).
+static bool sweep_runs(sweep *sw, int j, int i0, int i1)
 {
-    int i0, i1;
-    sw->work++;
-    if (!clip_columns(sw, j, &i0, &i1))
-        return false;
     const uint64_t *row = cw__row(sw->a, j);
     for (int start = next_set(row, i0, i1); start < i1;) {
         int end = next_clear(row, start, i1);
         if (sweep_run(sw, start, end, j))
             return true;
         start = end < i1 ? next_set(row, end, i1) : i1;
+    }
+    return false;
+}
+
+static bool sweep_row(sweep *sw, int j)
+{
+    int i0, i1;
+    sw->work++;
+    return clip_columns(sw, j, &i0, &i1) && sweep_runs(sw, j, i0, i1);
+}
+
+// Opaque texels of a row in [i0, i1).
+static int count_in_range(const uint64_t *row, int i0, int i1)
+{
+    int n = 0;
+    for (int w = i0 >> 6; w <= (i1 - 1) >> 6; w++) {
+        uint64_t bits = row[w];
+        if (w == i0 >> 6)
+            bits &= ~0ull << (i0 & 63);
+        if (w == (i1 - 1) >> 6)
+            bits &= ~0ull >> (63 - ((i1 - 1) & 63));
+        n += cw__popcount(bits);
+    }
+    return n;
+}
+
+// Finds the walk's next row with texels left after clipping and estimates what testing it costs
+// (a row, plus three per slice: each opaque texel crosses |u.y| of B's bands). False when the walk
+// has no rows left.
+static bool peek_row(sweep *sw)
+{
+    int j, i0, i1;
+    while (next_row(sw, &j)) {
+        sw->work++;
+        if (!clip_columns(sw, j, &i0, &i1))
+            continue;
+        int count = count_in_range(cw__row(sw->a, j), i0, i1);
+        if (count == 0)
+            continue;
+        sw->next_j = j, sw->next_i0 = i0, sw->next_i1 = i1;
+        sw->next_cost = 1 + 3 * (long)(count * fabs(sw->m.uy) + fabs(sw->m.vy) + 1);
+        return true;
     }
     return false;
 }
@@ -624,19 +671,21 @@ bool cw__masks_overlap(const cw__body *a, const cw__body *b)
     probe_result quick = probe(a, b, &ab, &ba);
     if (quick != PROBE_UNKNOWN)
         return quick == PROBE_HIT;
-    // Walk both ways at once, giving time to whichever has done less work: either walk alone is
-    // exact, and one is often far cheaper (a small sprite clipped away inside a ring's hole) with
-    // no cheap way to tell which in advance.
+    // Walk both ways at once: either walk alone is exact, and one is often far cheaper (a small
+    // sprite clipped away inside a ring's hole) with no cheap way to tell which in advance. Each
+    // walk looks ahead to its next row that has texels left; the row goes to the walk that will
+    // then have done less work, and the first walk to run out of rows proves there is no overlap.
     sweep walks[2];
     if (!setup_sweep(&walks[0], a, b, &ab, NULL) || !setup_sweep(&walks[1], b, a, &ba, NULL))
         return false;
+    if (!peek_row(&walks[0]) || !peek_row(&walks[1]))
+        return false;
     for (;;) {
-        sweep *sw = walks[0].work <= walks[1].work ? &walks[0] : &walks[1];
-        int j;
-        if (!next_row(sw, &j))
-            return false;
-        if (sweep_row(sw, j))
+        sweep *sw = walks[0].work + walks[0].next_cost <= walks[1].work + walks[1].next_cost ? &walks[0] : &walks[1];
+        if (sweep_runs(sw, sw->next_j, sw->next_i0, sw->next_i1))
             return true;
+        if (!peek_row(sw))
+            return false;
     }
 }
 
