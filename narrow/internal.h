@@ -28,6 +28,7 @@ struct cw_mask {
     int count;            // opaque texels
     int runs;             // maximal horizontal runs of opaque texels, over all rows
     int x0, y0, x1, y1;   // opaque bounds, max exclusive; all 0 when empty
+    double box[4];        // the same as doubles: x0, y0, x1, y1
     cw__dop8 dop;         // tighter opaque bounds, for clipping
     int32_t *spans;       // per row: first opaque x, last opaque x + 1 (0, 0 if empty)
     int32_t *hull;        // convex hull of the opaque texels' corners: hull_count (x, y) points
@@ -65,6 +66,7 @@ typedef struct cw__body {
     bool is_box;
     double w, h;        // box size, or the mask's size in texels
     double eps_x, eps_y; // touching tolerance in texel units: 1e-6 local units (a box is one texel)
+    double inner_x, inner_y; // 0.5 - eps: a point farther than this from a texel centre is on its edge
 } cw__body;
 
 // Validates a shape and transform and fills `out`; records an error and returns false on bad input.

@@ -12,6 +12,7 @@ static uint64_t unit_bits[1] = {1};
 const cw_mask cw__unit_mask = {
     .width = 1, .height = 1, .words = 1, .count = 1, .runs = 1,
     .x0 = 0, .y0 = 0, .x1 = 1, .y1 = 1,
+    .box = {0, 0, 1, 1},
     .dop = {0, 1, 0, 1, 0, 2, -1, 1},
     .spans = unit_spans,
     .hull = unit_hull,
@@ -146,6 +147,7 @@ static void compute_bounds(cw_mask *m)
     }
     if (m->count == 0)
         m->x0 = m->y0 = m->x1 = m->y1 = 0;
+    m->box[0] = m->x0, m->box[1] = m->y0, m->box[2] = m->x1, m->box[3] = m->y1;
 }
 
 static int64_t cross(const int32_t *o, const int32_t *a, const int32_t *b)

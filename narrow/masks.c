@@ -617,12 +617,11 @@ typedef enum probe_result { PROBE_UNKNOWN, PROBE_HIT, PROBE_APART } probe_result
 static bool opaque_inside(const cw__body *body, double x, double y)
 {
     const cw_mask *m = body->mask;
-    double ex = body->eps_x, ey = body->eps_y;
-    if (!(x >= m->x0 && x < m->x1 && y >= m->y0 && y < m->y1))
+    if (!(x >= m->box[0] && x < m->box[2] && y >= m->box[1] && y < m->box[3]))
         return false;
     int i = (int)x, j = (int)y; // non-negative here, so truncation is floor
-    if (x - i <= ex || x - i >= 1 - ex || y - j <= ey || y - j >= 1 - ey)
-        return false; // on a texel edge: proves nothing
+    if (fabs(x - i - 0.5) >= body->inner_x || fabs(y - j - 0.5) >= body->inner_y)
+        return false; // on (or within the tolerance of) a texel edge: proves nothing
     return (cw__row(m, j)[i >> 6] >> (i & 63)) & 1u;
 }
 

@@ -152,6 +152,8 @@ bool cw__prepare(const cw_shape *shape, const cw_transform *t, cw__body *out)
     }
     out->eps_x = out->is_box ? CW__EPS / out->w : CW__EPS;
     out->eps_y = out->is_box ? CW__EPS / out->h : CW__EPS;
+    out->inner_x = 0.5 - out->eps_x;
+    out->inner_y = 0.5 - out->eps_y;
     xf->inv_sx = 1.0 / xf->sx;
     xf->inv_sy = 1.0 / xf->sy;
     return true;
