@@ -37,20 +37,26 @@ static bool try_unrotated(const cw_shape *a, const cw_transform *ta, const cw_sh
           ta->rotation == 0 && tb->rotation == 0 && ta->scale.x == tb->scale.x && ta->scale.y == tb->scale.y &&
           finite_and_nonzero(ta) && finite_and_nonzero(tb)))
         return false;
-    // Canonical order (by mask, then position) so that (a, b) and (b, a) compute the same thing.
-    bool swap = a->mask != b->mask ? (uintptr_t)a->mask > (uintptr_t)b->mask
-                                   : ta->position.x != tb->position.x ? ta->position.x > tb->position.x
-                                                                      : ta->position.y > tb->position.y;
+    // Canonical order (by mask, then placement) so that (a, b) and (b, a) compute the same thing.
+    bool swap = a->mask != b->mask               ? (uintptr_t)a->mask > (uintptr_t)b->mask
+                : ta->position.x != tb->position.x ? ta->position.x > tb->position.x
+                : ta->position.y != tb->position.y ? ta->position.y > tb->position.y
+                : ta->origin.x != tb->origin.x     ? ta->origin.x > tb->origin.x
+                                                   : ta->origin.y > tb->origin.y;
     if (swap) {
         const cw_shape *s = a;
         a = b, b = s;
         const cw_transform *t = ta;
         ta = tb, tb = t;
     }
-    double ox = ((double)ta->position.x - tb->position.x) / ta->scale.x - ta->origin.x + tb->origin.x;
-    double oy = ((double)ta->position.y - tb->position.y) / ta->scale.y - ta->origin.y + tb->origin.y;
     if (ta->scale.x < 0 || ta->scale.y < 0)
         return false; // mirrored: the texel grid runs the other way; leave it to the general path
+    double dx = (double)ta->position.x - tb->position.x, dy = (double)ta->position.y - tb->position.y;
+    if (ta->scale.x != 1.0f) // unscaled sprites skip the division
+        dx /= ta->scale.x;
+    if (ta->scale.y != 1.0f)
+        dy /= ta->scale.y;
+    double ox = dx - ta->origin.x + tb->origin.x, oy = dy - ta->origin.y + tb->origin.y;
     *hit = cw__translated_overlap(a->mask, b->mask, ox, oy, CW__EPS, CW__EPS);
     return true;
 }
