@@ -121,6 +121,18 @@ static void make_small(gen_rng *r, gen_shape *s)
 
 static void free_small(gen_shape *s) { free(s->solid); }
 
+// Two small shapes with random transforms, placed so their boxes meet; with probability far_chance
+// (drawn last, as the placement's own choice) far from the origin.
+static void make_small_pair(gen_rng *r, gen_shape *a, cw_transform *ta, gen_shape *b, cw_transform *tb,
+                            double far_chance)
+{
+    make_small(r, a);
+    make_small(r, b);
+    gen_random_transform(r, a, ta);
+    gen_random_transform(r, b, tb);
+    gen_place_pair(r, a, ta, b, tb, far_chance > 0 && gen_chance(r, far_chance));
+}
+
 // Max over all cell pairs of the exact intersection area (clipping), with no pruning at all.
 static double brute_area(const gen_shape *a, const cw_transform *ta, const gen_shape *b, const cw_transform *tb)
 {
@@ -149,11 +161,7 @@ static void test_matches_clipping(void **state)
         gen_rng r = gen_seed(0x7e57000ull + (uint64_t)k);
         gen_shape a, b;
         cw_transform ta, tb;
-        make_small(&r, &a);
-        make_small(&r, &b);
-        gen_random_transform(&r, &a, &ta);
-        gen_random_transform(&r, &b, &tb);
-        gen_place_pair(&r, &a, &ta, &b, &tb, gen_chance(&r, 0.1));
+        make_small_pair(&r, &a, &ta, &b, &tb, 0.1);
         double m = ref_margin(&a.ref, &ta, &b.ref, &tb);
         double area = brute_area(&a, &ta, &b, &tb);
         bool bad = (m > 1e-4 && !(area > 0)) || (m < -1e-6 && area > 1e-9);
@@ -199,11 +207,7 @@ static void test_matches_sampling(void **state)
         gen_rng r = gen_seed(0x5a3b1e00ull + (uint64_t)k);
         gen_shape a, b;
         cw_transform ta, tb;
-        make_small(&r, &a);
-        make_small(&r, &b);
-        gen_random_transform(&r, &a, &ta);
-        gen_random_transform(&r, &b, &tb);
-        gen_place_pair(&r, &a, &ta, &b, &tb, false);
+        make_small_pair(&r, &a, &ta, &b, &tb, 0);
         double m = ref_margin(&a.ref, &ta, &b.ref, &tb);
         bool hit = sample_common_point(&a, &ta, &b, &tb, 0.02);
         if (hit && !(m > 0)) {
