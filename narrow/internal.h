@@ -4,6 +4,8 @@
 
 #include <collworld.h>
 
+#include <string.h>
+
 // --- memory and errors (alloc.c) ---
 
 // Allocates through the user's allocator; on failure records an error and returns NULL.
@@ -68,6 +70,19 @@ typedef struct cw__body {
     double eps_x, eps_y; // touching tolerance in texel units: 1e-6 local units (a box is one texel)
     double inner_x, inner_y; // 0.5 - eps: a point farther than this from a texel centre is on its edge
 } cw__body;
+
+// Whether every field of the transform is finite (no error is recorded). The seven fields are
+// floats; a float is inf or NaN iff its exponent bits are all ones: one branch for the lot.
+static inline bool cw__transform_is_finite(const cw_transform *t)
+{
+    const float fields[7] = {t->position.x, t->position.y, t->rotation, t->scale.x,
+                             t->scale.y,    t->origin.x,   t->origin.y};
+    uint32_t bits[7], special = 0;
+    memcpy(bits, fields, sizeof bits);
+    for (int i = 0; i < 7; i++)
+        special |= (uint32_t)((bits[i] & 0x7f800000u) == 0x7f800000u);
+    return special == 0;
+}
 
 // Validates a shape and transform and fills `out`; records an error and returns false on bad input.
 bool cw__prepare(const cw_shape *shape, const cw_transform *t, cw__body *out);

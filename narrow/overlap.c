@@ -21,13 +21,6 @@ static int compare_bodies(const cw__body *a, const cw__body *b)
     return 0;
 }
 
-static bool finite_and_nonzero(const cw_transform *t)
-{
-    double zero = ((double)t->position.x - t->position.x) + ((double)t->position.y - t->position.y) +
-                  ((double)t->origin.x - t->origin.x) + ((double)t->origin.y - t->origin.y);
-    return zero == 0.0 && t->scale.x != 0 && t->scale.y != 0 && isfinite(t->scale.x) && isfinite(t->scale.y);
-}
-
 // The most common sprite pair, two unrotated masks at the same scale, without the general setup.
 // Returns false (not handled) for anything else, bad input included, which then takes the full path.
 static bool try_unrotated(const cw_shape *a, const cw_transform *ta, const cw_shape *b, const cw_transform *tb,
@@ -35,7 +28,7 @@ static bool try_unrotated(const cw_shape *a, const cw_transform *ta, const cw_sh
 {
     if (!(a && b && ta && tb && a->type == CW_SHAPE_MASK && b->type == CW_SHAPE_MASK && a->mask && b->mask &&
           ta->rotation == 0 && tb->rotation == 0 && ta->scale.x == tb->scale.x && ta->scale.y == tb->scale.y &&
-          finite_and_nonzero(ta) && finite_and_nonzero(tb)))
+          ta->scale.x != 0 && ta->scale.y != 0 && cw__transform_is_finite(ta) && cw__transform_is_finite(tb)))
         return false;
     // Canonical order (by mask, then placement) so that (a, b) and (b, a) compute the same thing.
     bool swap = a->mask != b->mask               ? (uintptr_t)a->mask > (uintptr_t)b->mask

@@ -81,13 +81,7 @@ static void float_cos_sin(float angle, double *c, double *s)
 
 static bool transform_is_valid(const cw_transform *t)
 {
-    // x - x is 0 for every finite x and NaN for inf and NaN, and a NaN survives the sum: one
-    // branch instead of seven.
-    double zero = ((double)t->position.x - t->position.x) + ((double)t->position.y - t->position.y) +
-                  ((double)t->rotation - t->rotation) + ((double)t->scale.x - t->scale.x) +
-                  ((double)t->scale.y - t->scale.y) + ((double)t->origin.x - t->origin.x) +
-                  ((double)t->origin.y - t->origin.y);
-    if (zero != 0.0) {
+    if (!cw__transform_is_finite(t)) {
         cw__fail("The transform has a non-finite position, rotation, scale or origin.");
         return false;
     }
