@@ -9,11 +9,13 @@ BUILD   := build
 LIB_SRC := $(wildcard narrow/*.c broad/*.c world/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC := $(wildcard tests/*.c)
-BENCH_SRC := $(wildcard bench/*.c)
+BENCH_MAINS := $(wildcard bench/bench_*.c)
+BENCH_SHARED := $(filter-out $(BENCH_MAINS),$(wildcard bench/*.c))
+BENCH_BINS := $(BENCH_MAINS:bench/%.c=$(BUILD)/%)
 
 ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all test unit asan valgrind bench demo example clean deps
+.PHONY: all test unit asan valgrind bench demo example clean deps deps-lib
 all: libcollworld.a libcollworld.so
 
 libcollworld.a: $(LIB_OBJ)
@@ -22,22 +24,32 @@ libcollworld.a: $(LIB_OBJ)
 libcollworld.so: $(LIB_OBJ)
 	$(CC) -shared -Wl,-soname,libcollworld.so.0 -o $@ $^ $(LDLIBS)
 
-$(BUILD)/%.o: %.c include/collworld.h $(wildcard narrow/*.h broad/*.h world/*.h)
+$(BUILD)/%.o: %.c include/collworld.h $(wildcard narrow/*.h broad/*.h world/*.h) | deps-lib
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
 # --- dependencies: installed from Debian when we are root, else the exact command is printed ---
-CMOCKA_OK := $(shell printf '#include <stdarg.h>\n#include <stddef.h>\n#include <setjmp.h>\n#include <stdint.h>\n#include <cmocka.h>\n' | $(CC) -E - >/dev/null 2>&1 && echo yes)
-deps:
-ifneq ($(CMOCKA_OK),yes)
-	@if [ "$$(id -u)" = 0 ]; then \
-	    echo "installing libcmocka-dev"; \
-	    (apt-get install -y -qq libcmocka-dev >/dev/null 2>&1 || \
-	     (apt-get update -qq && apt-get install -y -qq libcmocka-dev)) ; \
-	else \
-	    echo "cmocka is missing: run 'sudo apt-get install libcmocka-dev'"; exit 1; \
+have_header = $(shell printf '#include <stdarg.h>\n#include <stddef.h>\n#include <setjmp.h>\n#include <stdint.h>\n#include <$(1)>\n' | $(CC) -E - >/dev/null 2>&1 && echo yes)
+MISSING_LIB_PKGS := $(if $(call have_header,uthash.h),,uthash-dev)
+MISSING_TEST_PKGS := $(MISSING_LIB_PKGS) $(if $(call have_header,cmocka.h),,libcmocka-dev)
+
+define install_packages
+	@if [ -n "$(strip $(1))" ]; then \
+	    if [ "$$(id -u)" = 0 ]; then \
+	        echo "installing $(strip $(1))"; \
+	        apt-get install -y -qq $(1) >/dev/null 2>&1 || \
+	        (apt-get update -qq && apt-get install -y -qq $(1)); \
+	    else \
+	        echo "missing Debian packages: run 'sudo apt-get install $(strip $(1))'"; exit 1; \
+	    fi; \
 	fi
-endif
+endef
+
+deps-lib:
+	$(call install_packages,$(MISSING_LIB_PKGS))
+
+deps:
+	$(call install_packages,$(MISSING_TEST_PKGS))
 
 # --- tests: the plain build, then the same suite under AddressSanitizer + UBSan ---
 $(BUILD)/test_collworld: $(TEST_SRC) $(wildcard tests/*.h) libcollworld.a | deps
@@ -75,11 +87,13 @@ demo: $(BUILD)/ascii_demo
 	./$(BUILD)/ascii_demo
 
 # --- benchmarks: never part of the tests; numbers go into README.md by hand ---
-$(BUILD)/bench_narrow: $(BENCH_SRC) $(wildcard bench/*.h) libcollworld.a
-	$(CC) $(CFLAGS) -o $@ $(BENCH_SRC) libcollworld.a $(LDLIBS)
+# Each bench/bench_*.c is a program; the other bench/*.c files are shared by all of them.
+$(BUILD)/bench_%: bench/bench_%.c $(BENCH_SHARED) $(wildcard bench/*.h) libcollworld.a
+	@mkdir -p $(BUILD)
+	$(CC) $(CFLAGS) -o $@ $< $(BENCH_SHARED) libcollworld.a $(LDLIBS)
 
-bench: $(BUILD)/bench_narrow
-	./$(BUILD)/bench_narrow
+bench: $(BENCH_BINS)
+	@for b in $(BENCH_BINS); do ./$$b || exit 1; done
 
 clean:
 	rm -rf $(BUILD) libcollworld.a libcollworld.so

@@ -185,6 +185,155 @@ typedef struct cw_manifold {
 bool cw_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b, const cw_transform *tb,
                 cw_manifold *manifold);
 
+
+/// @name World
+/// A world owns bodies (a shape, a transform, a collision filter) and, each step, finds which pairs
+/// touch and reports contact events to callbacks.
+///
+/// ## Event semantics
+/// - After a step, a pair is *touching* iff `(a.category & b.collides_with) && (b.category &
+///   a.collides_with)`, not both bodies are static, and cw_overlap() is true for their current
+///   shapes and transforms.
+/// - `on_begin` is called when a pair becomes touching, `on_end` when it stops: because the bodies
+///   moved apart, a body was destroyed, or a shape or filter changed. Every begin is matched by
+///   exactly one end, unless the world is destroyed first (cw_world_destroy() reports nothing).
+///   `on_stay` is called every step for each pair that stays touching (only if it is set).
+/// - A body created or moved before a step has its begins in that very step.
+/// - Within a step: all ends, then all begins, then all stays; each group in ascending
+///   (a.index, b.index). The same calls give the same events, byte for byte.
+/// - Callbacks run inside cw_world_step() after detection is complete. Inside them you may create
+///   and destroy bodies and set transforms, shapes, filters and user data; the changes take effect
+///   for the next step. Once a body is destroyed no begin or stay names it again (later events of the
+///   current step that name it are dropped). The ends that close its contacts carry its old id and
+///   user_data and are delivered in the ends of the next cw_world_step().
+/// - cw_world_step() and cw_world_destroy() called from a callback fail (cw_last_error() says so).
+/// - Ids of destroyed bodies (or of a slot since reused) are rejected by every function.
+/// @{
+
+/// A world. Create with cw_world_create(), free with cw_world_destroy().
+typedef struct cw_world cw_world;
+
+/// A body handle: a slot index and the slot's generation. All zero is the null id, never a body.
+/// Handles of destroyed bodies stay invalid forever (until the generation wraps after 2^32 reuses).
+typedef struct cw_body_id {
+    uint32_t index;      ///< Slot index, >= 1 for a real body.
+    uint32_t generation; ///< Incremented each time the slot is reused, >= 1 for a real body.
+} cw_body_id;
+
+/// Whether `id` is the null id (all zero).
+bool cw_body_id_is_null(cw_body_id id);
+
+/// What a contact callback receives. Valid only during the call.
+typedef struct cw_contact {
+    cw_body_id a, b;      ///< The two bodies, a.index < b.index.
+    void *user_a, *user_b; ///< Their user_data (as it was when a destroyed body was destroyed).
+    cw_manifold manifold; ///< Filled for begin and stay events; all zero for end events.
+} cw_contact;
+
+/// A contact callback: `context` is cw_world_def::context.
+typedef void cw_contact_fn(const cw_contact *contact, void *context);
+
+/// How to build a world. Start from cw_default_world_def().
+typedef struct cw_world_def {
+    float cell_size;       ///< Broadphase grid cell side in world units; 0: chosen and adapted from the bodies.
+    cw_contact_fn *on_begin; ///< Called when a pair starts touching; may be NULL.
+    cw_contact_fn *on_stay;  ///< Called each step for pairs that stay touching; may be NULL (then no stay work).
+    cw_contact_fn *on_end;   ///< Called when a pair stops touching; may be NULL.
+    void *context;           ///< Passed to every callback.
+} cw_world_def;
+
+/// Returns a def with automatic cell size and no callbacks.
+cw_world_def cw_default_world_def(void);
+
+/// How to build a body. Start from cw_default_body_def().
+typedef struct cw_body_def {
+    cw_shape shape;         ///< The shape (a mask shape borrows its mask: keep it alive while the body uses it).
+    cw_transform transform; ///< Where it is.
+    uint32_t category;      ///< Category bits, default 1.
+    uint32_t collides_with; ///< Categories it collides with, default all bits.
+    bool is_static;         ///< Static bodies never touch each other (default false); they may still be moved.
+    void *user_data;        ///< Yours; reported in contacts.
+} cw_body_def;
+
+/// Returns a def with a 1 x 1 box, the identity transform, category 1, colliding with everything.
+cw_body_def cw_default_body_def(void);
+
+/// Creates a world, or returns NULL (see cw_last_error()) if `def` is NULL, the cell size is negative
+/// or not finite, or memory runs out.
+cw_world *cw_world_create(const cw_world_def *def);
+
+/// Destroys a world and all its bodies, without reporting any event. NULL is ignored. Fails (the
+/// world is kept) when called from a callback.
+void cw_world_destroy(cw_world *world);
+
+/// Adds a body; it takes part from the next step on. Returns the null id (see cw_last_error()) if
+/// `world` or `def` is NULL, the shape or transform is invalid (as for cw_overlap()), or memory runs out.
+cw_body_id cw_body_create(cw_world *world, const cw_body_def *def);
+
+/// Removes a body. Its touching pairs end in the next step (see the event semantics). A stale or
+/// null id, or a NULL world, does nothing but record an error.
+void cw_body_destroy(cw_world *world, cw_body_id body);
+
+/// Whether `body` names a live body of `world` (no error is recorded either way).
+bool cw_body_is_valid(const cw_world *world, cw_body_id body);
+
+/// Moves a body (a teleport: there is no sweep). Takes effect at the next step. Returns false (see
+/// cw_last_error()) for a stale id, a NULL world or transform, or an invalid transform.
+bool cw_body_set_transform(cw_world *world, cw_body_id body, const cw_transform *transform);
+
+/// Changes a body's shape (say, the next animation frame). Same failures as cw_body_set_transform().
+bool cw_body_set_shape(cw_world *world, cw_body_id body, const cw_shape *shape);
+
+/// Changes a body's collision filter. Returns false for a stale id or a NULL world.
+bool cw_body_set_filter(cw_world *world, cw_body_id body, uint32_t category, uint32_t collides_with);
+
+/// Changes a body's user data. Returns false for a stale id or a NULL world.
+bool cw_body_set_user_data(cw_world *world, cw_body_id body, void *user_data);
+
+/// The body's transform; the identity transform (and an error) for a stale id.
+cw_transform cw_body_transform(const cw_world *world, cw_body_id body);
+
+/// The body's shape; a zeroed shape (and an error) for a stale id.
+cw_shape cw_body_shape(const cw_world *world, cw_body_id body);
+
+/// The body's user data; NULL (and an error) for a stale id.
+void *cw_body_user_data(const cw_world *world, cw_body_id body);
+
+/// The body's filter through the out-pointers (either may be NULL); false for a stale id.
+bool cw_body_filter(const cw_world *world, cw_body_id body, uint32_t *category, uint32_t *collides_with);
+
+/// Whether the body is static; false (and an error) for a stale id.
+bool cw_body_is_static(const cw_world *world, cw_body_id body);
+
+/// The body's world AABB for its current shape and transform (as cw_shape_aabb()); false for a stale id.
+bool cw_body_aabb(const cw_world *world, cw_body_id body, cw_aabb *aabb);
+
+/// Finds the touching pairs for the bodies as they are now and reports the events (see the event
+/// semantics above). Fails (no effect) for a NULL world or when called from a callback. Allocates
+/// only while the world grows: a warmed-up world steps without touching the allocator.
+void cw_world_step(cw_world *world);
+
+/// What the last step did and how long its phases took.
+typedef struct cw_world_stats {
+    int bodies;           ///< Live bodies.
+    int static_bodies;    ///< Of which static.
+    int moved_bodies;     ///< Bodies whose AABB was recomputed in the last step.
+    int large_bodies;     ///< Bodies kept out of the grid because they span many cells.
+    int candidate_pairs;  ///< Pairs from the broadphase whose AABBs overlap, once each.
+    int narrow_tests;     ///< Of those, pairs that passed the filters and were tested exactly.
+    int touching_pairs;   ///< Pairs touching after the last step.
+    int begin_events, stay_events, end_events; ///< Events reported by the last step.
+    float cell_size;      ///< The grid's cell side in world units.
+    double broad_ms;      ///< Milliseconds spent updating the grid and finding candidate pairs.
+    double narrow_ms;     ///< Milliseconds spent in exact tests (and manifolds).
+    double events_ms;     ///< Milliseconds spent diffing pairs and calling callbacks.
+} cw_world_stats;
+
+/// Statistics of the last step; all zero for a NULL world.
+cw_world_stats cw_world_get_stats(const cw_world *world);
+
+/// @}
+
 #ifdef __cplusplus
 }
 #endif

@@ -2,6 +2,7 @@
 #include "internal.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static void *default_alloc(size_t size, void *context)
 {
@@ -51,6 +52,29 @@ void cw__free(void *memory, size_t size)
 }
 
 void cw__fail(const char *message) { last_error = message; }
+
+bool cw__reserve(void **array, size_t size, uint32_t *capacity, uint32_t needed)
+{
+    if (needed <= *capacity)
+        return true;
+    uint32_t grown = *capacity < 16 ? 16 : *capacity;
+    while (grown < needed)
+        grown = grown > UINT32_MAX / 2 ? needed : grown * 2;
+    if ((size_t)grown > SIZE_MAX / size) {
+        cw__fail("Out of memory: the requested size overflows.");
+        return false;
+    }
+    void *bigger = cw__alloc((size_t)grown * size);
+    if (bigger == NULL)
+        return false;
+    if (*array != NULL) {
+        memcpy(bigger, *array, (size_t)*capacity * size);
+        cw__free(*array, (size_t)*capacity * size);
+    }
+    *array = bigger;
+    *capacity = grown;
+    return true;
+}
 
 const char *cw_last_error(void) { return last_error; }
 

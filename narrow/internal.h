@@ -6,14 +6,7 @@
 
 #include <string.h>
 
-// --- memory and errors (alloc.c) ---
-
-// Allocates through the user's allocator; on failure records an error and returns NULL.
-void *cw__alloc(size_t size);
-// Frees a block from cw__alloc; `size` must be the size that was asked for. NULL is ignored.
-void cw__free(void *memory, size_t size);
-// Records `message` (a static sentence) as this thread's last error.
-void cw__fail(const char *message);
+#include "alloc.h"
 
 // --- masks (mask.c) ---
 
@@ -101,6 +94,13 @@ void cw__to_world(const cw__xf *xf, double lx, double ly, double rx, double ry, 
 // --- narrowphase (boxes.c, masks.c, manifold.c) ---
 
 bool cw__box_box(const cw__body *a, const cw__body *b, cw_manifold *manifold);
+
+// cw_overlap() for prepared bodies (the world prepares each body once per change): the same
+// canonical order, so the same answer as cw_overlap() on the shapes and transforms.
+bool cw__overlap_bodies(const cw__body *a, const cw__body *b, cw_manifold *manifold);
+
+// World AABB of a prepared body, rounded outward to floats (a point at the position if empty).
+cw_aabb cw__body_aabb(const cw__body *body);
 
 // Exact test for two mask bodies: true iff they overlap with positive area. Deterministic for a
 // given (a, b); the caller puts them in canonical order.

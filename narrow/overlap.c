@@ -54,18 +54,12 @@ static bool try_unrotated(const cw_shape *a, const cw_transform *ta, const cw_sh
     return true;
 }
 
-bool cw_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b, const cw_transform *tb,
-                cw_manifold *manifold)
+bool cw__overlap_bodies(const cw__body *a, const cw__body *b, cw_manifold *manifold)
 {
-    bool hit;
-    if (manifold == NULL && try_unrotated(a, ta, b, tb, &hit))
-        return hit;
-    cw__body body_a, body_b;
-    if (!cw__prepare(a, ta, &body_a) || !cw__prepare(b, tb, &body_b))
-        return false;
-    bool swapped = compare_bodies(&body_a, &body_b) > 0;
-    const cw__body *first = swapped ? &body_b : &body_a, *second = swapped ? &body_a : &body_b;
+    bool swapped = compare_bodies(a, b) > 0;
+    const cw__body *first = swapped ? b : a, *second = swapped ? a : b;
     cw_manifold found;
+    bool hit;
     if (first->is_box && second->is_box) {
         hit = cw__box_box(first, second, manifold ? &found : NULL);
     } else {
@@ -79,4 +73,16 @@ bool cw_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b, co
         *manifold = found;
     }
     return hit;
+}
+
+bool cw_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b, const cw_transform *tb,
+                cw_manifold *manifold)
+{
+    bool hit;
+    if (manifold == NULL && try_unrotated(a, ta, b, tb, &hit))
+        return hit;
+    cw__body body_a, body_b;
+    if (!cw__prepare(a, ta, &body_a) || !cw__prepare(b, tb, &body_b))
+        return false;
+    return cw__overlap_bodies(&body_a, &body_b, manifold);
 }

@@ -193,6 +193,25 @@ static float float_up(double x)
     return (double)f < x ? nextafterf(f, INFINITY) : f;
 }
 
+cw_aabb cw__body_aabb(const cw__body *body)
+{
+    const cw_mask *m = body->mask;
+    if (m->count == 0) { // nothing covered: a point, so that it is still somewhere sensible
+        cw_vec2 at = {(float)body->xf.px, (float)body->xf.py};
+        return (cw_aabb){at, at};
+    }
+    double lo_x = INFINITY, lo_y = INFINITY, hi_x = -INFINITY, hi_y = -INFINITY;
+    for (int i = 0; i < m->hull_count; i++) {
+        double wx, wy;
+        cw__to_world(&body->xf, m->hull[2 * i], m->hull[2 * i + 1], 0, 0, &wx, &wy);
+        lo_x = fmin(lo_x, wx);
+        lo_y = fmin(lo_y, wy);
+        hi_x = fmax(hi_x, wx);
+        hi_y = fmax(hi_y, wy);
+    }
+    return (cw_aabb){{float_down(lo_x), float_down(lo_y)}, {float_up(hi_x), float_up(hi_y)}};
+}
+
 bool cw_shape_aabb(const cw_shape *shape, const cw_transform *transform, cw_aabb *aabb)
 {
     cw__body body;
@@ -202,20 +221,6 @@ bool cw_shape_aabb(const cw_shape *shape, const cw_transform *transform, cw_aabb
     }
     if (!cw__prepare(shape, transform, &body))
         return false;
-    const cw_mask *m = body.mask;
-    if (m->count == 0) { // nothing covered: a point, so that it is still somewhere sensible
-        *aabb = (cw_aabb){transform->position, transform->position};
-        return true;
-    }
-    double lo_x = INFINITY, lo_y = INFINITY, hi_x = -INFINITY, hi_y = -INFINITY;
-    for (int i = 0; i < m->hull_count; i++) {
-        double wx, wy;
-        cw__to_world(&body.xf, m->hull[2 * i], m->hull[2 * i + 1], 0, 0, &wx, &wy);
-        lo_x = fmin(lo_x, wx);
-        lo_y = fmin(lo_y, wy);
-        hi_x = fmax(hi_x, wx);
-        hi_y = fmax(hi_y, wy);
-    }
-    *aabb = (cw_aabb){{float_down(lo_x), float_down(lo_y)}, {float_up(hi_x), float_up(hi_y)}};
+    *aabb = cw__body_aabb(&body);
     return true;
 }

@@ -1,0 +1,343 @@
+// The uniform hashed grid (see grid.h).
+#include "grid.h"
+
+#include "../narrow/alloc.h"
+
+#include <math.h>
+#include <string.h>
+
+#define CELL_EMPTY INT64_MIN
+// A proxy covering more cells than this along either axis goes to the large list: filing it would
+// cost too many cell entries, and testing it against what moves is cheaper.
+#define LARGE_SPAN 4
+// Cell coordinates are clamped to this range so that any finite coordinate maps to a cell.
+#define CELL_LIMIT 1000000000
+
+void cw__grid_init(cw__grid *grid, float cell_size)
+{
+    memset(grid, 0, sizeof *grid);
+    grid->cell_size = cell_size;
+    grid->inv_cell_size = 1.0f / cell_size;
+    grid->free_node = -1;
+}
+
+void cw__grid_free(cw__grid *grid)
+{
+    cw__free(grid->proxies, grid->proxy_capacity * sizeof *grid->proxies);
+    cw__free(grid->cells, grid->cell_capacity * sizeof *grid->cells);
+    cw__free(grid->nodes, grid->node_capacity * sizeof *grid->nodes);
+    cw__free(grid->large, grid->large_capacity * sizeof *grid->large);
+    memset(grid, 0, sizeof *grid);
+}
+
+void cw__grid_begin_step(cw__grid *grid) { grid->stamp++; }
+
+static int32_t cell_coord(const cw__grid *grid, float x)
+{
+    double c = floor((double)x * grid->inv_cell_size);
+    return (int32_t)(c < -CELL_LIMIT ? -CELL_LIMIT : c > CELL_LIMIT ? CELL_LIMIT : c);
+}
+
+static int64_t cell_key(int32_t cx, int32_t cy) { return (int64_t)(((uint64_t)(uint32_t)cx << 32) | (uint32_t)cy); }
+
+static uint32_t cell_hash(int64_t key)
+{
+    uint64_t h = (uint64_t)key * 0x9E3779B97F4A7C15ull;
+    return (uint32_t)(h >> 32) ^ (uint32_t)h;
+}
+
+// The slot holding `key`, or the empty slot where it would go.
+static uint32_t find_slot(const cw__grid *grid, int64_t key)
+{
+    uint32_t mask = grid->cell_capacity - 1, i = cell_hash(key) & mask;
+    while (grid->cells[i].key != CELL_EMPTY && grid->cells[i].key != key)
+        i = (i + 1) & mask;
+    return i;
+}
+
+static bool grow_cells(cw__grid *grid)
+{
+    uint32_t old_capacity = grid->cell_capacity, capacity = old_capacity ? old_capacity * 2 : 256;
+    cw__cell *old = grid->cells, *cells = cw__alloc(capacity * sizeof *cells);
+    if (cells == NULL)
+        return false;
+    for (uint32_t i = 0; i < capacity; i++)
+        cells[i] = (cw__cell){CELL_EMPTY, -1, 0};
+    grid->cells = cells;
+    grid->cell_capacity = capacity;
+    for (uint32_t i = 0; i < old_capacity; i++)
+        if (old[i].key != CELL_EMPTY)
+            grid->cells[find_slot(grid, old[i].key)] = old[i];
+    cw__free(old, old_capacity * sizeof *old);
+    return true;
+}
+
+// Removes an emptied cell by shifting later members of its probe run back (no tombstones, so the
+// table never fills with dead slots as bodies wander).
+static void delete_slot(cw__grid *grid, uint32_t hole)
+{
+    uint32_t mask = grid->cell_capacity - 1;
+    for (uint32_t i = (hole + 1) & mask; grid->cells[i].key != CELL_EMPTY; i = (i + 1) & mask) {
+        uint32_t home = cell_hash(grid->cells[i].key) & mask;
+        bool movable = hole <= i ? (home <= hole || home > i) : (home <= hole && home > i);
+        if (movable) {
+            grid->cells[hole] = grid->cells[i];
+            hole = i;
+        }
+    }
+    grid->cells[hole] = (cw__cell){CELL_EMPTY, -1, 0};
+    grid->cell_count--;
+}
+
+static bool reserve_nodes(cw__grid *grid, int32_t extra)
+{
+    int32_t free_count = 0;
+    for (int32_t n = grid->free_node; n >= 0 && free_count < extra; n = grid->nodes[n].next)
+        free_count++;
+    if (free_count >= extra)
+        return true;
+    uint32_t old_capacity = grid->node_capacity;
+    void *nodes = grid->nodes;
+    if (!cw__reserve(&nodes, sizeof(struct cw__node), &grid->node_capacity, old_capacity + (uint32_t)(extra - free_count)))
+        return false;
+    grid->nodes = nodes;
+    for (int32_t n = (int32_t)grid->node_capacity - 1; n >= (int32_t)old_capacity; n--) {
+        grid->nodes[n].next = grid->free_node;
+        grid->free_node = n;
+    }
+    return true;
+}
+
+// Files `index` in cell (cx, cy); the caller reserved a node and, if needed, a cell slot.
+static void add_to_cell(cw__grid *grid, uint32_t index, int32_t cx, int32_t cy)
+{
+    int64_t key = cell_key(cx, cy);
+    uint32_t slot = find_slot(grid, key);
+    cw__cell *cell = &grid->cells[slot];
+    if (cell->key == CELL_EMPTY) {
+        *cell = (cw__cell){key, -1, 0};
+        grid->cell_count++;
+    }
+    int32_t n = grid->free_node;
+    grid->free_node = grid->nodes[n].next;
+    grid->nodes[n] = (struct cw__node){(int32_t)index, cell->head};
+    cell->head = n;
+    cell->count++;
+}
+
+static void remove_from_cell(cw__grid *grid, uint32_t index, int32_t cx, int32_t cy)
+{
+    uint32_t slot = find_slot(grid, cell_key(cx, cy));
+    cw__cell *cell = &grid->cells[slot];
+    for (int32_t *link = &cell->head; *link >= 0; link = &grid->nodes[*link].next) {
+        if (grid->nodes[*link].proxy == (int32_t)index) {
+            int32_t n = *link;
+            *link = grid->nodes[n].next;
+            grid->nodes[n].next = grid->free_node;
+            grid->free_node = n;
+            if (--cell->count == 0)
+                delete_slot(grid, slot);
+            return;
+        }
+    }
+}
+
+static void unfile(cw__grid *grid, uint32_t index)
+{
+    cw__proxy *p = &grid->proxies[index];
+    if (p->large) {
+        for (uint32_t i = 0; i < grid->large_count; i++)
+            if (grid->large[i] == index) {
+                grid->large[i] = grid->large[--grid->large_count];
+                break;
+            }
+    } else {
+        for (int32_t cy = p->cy0; cy <= p->cy1; cy++)
+            for (int32_t cx = p->cx0; cx <= p->cx1; cx++)
+                remove_from_cell(grid, index, cx, cy);
+    }
+}
+
+static bool file_large(cw__grid *grid, uint32_t index)
+{
+    void *large = grid->large;
+    if (!cw__reserve(&large, sizeof(uint32_t), &grid->large_capacity, grid->large_count + 1))
+        return false;
+    grid->large = large;
+    grid->large[grid->large_count++] = index;
+    grid->proxies[index].large = true;
+    return true;
+}
+
+// Files a proxy whose cell range is set; everything is reserved first so failure changes nothing.
+static bool file(cw__grid *grid, uint32_t index)
+{
+    cw__proxy *p = &grid->proxies[index];
+    int64_t w = (int64_t)p->cx1 - p->cx0 + 1, h = (int64_t)p->cy1 - p->cy0 + 1;
+    if (w > LARGE_SPAN || h > LARGE_SPAN)
+        return file_large(grid, index);
+    while ((grid->cell_count + (uint32_t)(w * h)) * 2 > grid->cell_capacity)
+        if (!grow_cells(grid))
+            return false;
+    if (!reserve_nodes(grid, (int32_t)(w * h)))
+        return false;
+    p->large = false;
+    for (int32_t cy = p->cy0; cy <= p->cy1; cy++)
+        for (int32_t cx = p->cx0; cx <= p->cx1; cx++)
+            add_to_cell(grid, index, cx, cy);
+    return true;
+}
+
+bool cw__grid_update(cw__grid *grid, uint32_t index, const cw__box *box, bool is_static)
+{
+    void *proxies = grid->proxies;
+    uint32_t old_capacity = grid->proxy_capacity;
+    if (!cw__reserve(&proxies, sizeof(cw__proxy), &grid->proxy_capacity, index + 1))
+        return false;
+    grid->proxies = proxies;
+    if (grid->proxy_capacity > old_capacity)
+        memset(grid->proxies + old_capacity, 0, (grid->proxy_capacity - old_capacity) * sizeof(cw__proxy));
+    cw__proxy *p = &grid->proxies[index];
+    int32_t cx0 = cell_coord(grid, box->min_x), cy0 = cell_coord(grid, box->min_y);
+    int32_t cx1 = cell_coord(grid, box->max_x), cy1 = cell_coord(grid, box->max_y);
+    bool same_cells = p->live && cx0 == p->cx0 && cy0 == p->cy0 && cx1 == p->cx1 && cy1 == p->cy1;
+    p->box = *box;
+    p->is_static = is_static;
+    p->moved_stamp = grid->stamp;
+    if (same_cells)
+        return true;
+    cw__proxy before = *p;
+    if (p->live)
+        unfile(grid, index);
+    p->cx0 = cx0, p->cy0 = cy0, p->cx1 = cx1, p->cy1 = cy1;
+    p->live = true;
+    if (file(grid, index))
+        return true;
+    // Out of memory: put it back where it was (its nodes were just freed, so this cannot fail).
+    *p = before;
+    if (before.live)
+        file(grid, index);
+    return false;
+}
+
+void cw__grid_remove(cw__grid *grid, uint32_t index)
+{
+    if (index >= grid->proxy_capacity || !grid->proxies[index].live)
+        return;
+    unfile(grid, index);
+    grid->proxies[index].live = false;
+}
+
+static bool boxes_overlap(const cw__box *a, const cw__box *b)
+{
+    return a->min_x < b->max_x && b->min_x < a->max_x && a->min_y < b->max_y && b->min_y < a->max_y;
+}
+
+// Whether a pair (p moved, q another proxy) is reported from p's side: not both static, and when
+// both moved only from the lower index.
+static bool reported_from(const cw__grid *grid, uint32_t p, uint32_t q)
+{
+    const cw__proxy *pp = &grid->proxies[p], *pq = &grid->proxies[q];
+    if (pp->is_static && pq->is_static)
+        return false;
+    return !(pq->moved_stamp == grid->stamp && q < p);
+}
+
+static int pairs_in_cells(const cw__grid *grid, uint32_t p, cw__pair_fn *fn, void *context)
+{
+    const cw__proxy *pp = &grid->proxies[p];
+    int reported = 0;
+    for (int32_t cy = pp->cy0; cy <= pp->cy1; cy++) {
+        for (int32_t cx = pp->cx0; cx <= pp->cx1; cx++) {
+            const cw__cell *cell = &grid->cells[find_slot(grid, cell_key(cx, cy))];
+            for (int32_t n = cell->head; n >= 0; n = grid->nodes[n].next) {
+                uint32_t q = (uint32_t)grid->nodes[n].proxy;
+                const cw__proxy *pq = &grid->proxies[q];
+                if (q == p || !reported_from(grid, p, q) || !boxes_overlap(&pp->box, &pq->box))
+                    continue;
+                // Only the cell holding the min corner of the intersection reports the pair.
+                float corner_x = pp->box.min_x > pq->box.min_x ? pp->box.min_x : pq->box.min_x;
+                float corner_y = pp->box.min_y > pq->box.min_y ? pp->box.min_y : pq->box.min_y;
+                if (cell_coord(grid, corner_x) != cx || cell_coord(grid, corner_y) != cy)
+                    continue;
+                fn(context, p < q ? p : q, p < q ? q : p);
+                reported++;
+            }
+        }
+    }
+    return reported;
+}
+
+// Pairs of a moved proxy p with the large proxies (which are in no cell). A filed p reports every
+// such pair (the large side only reports filed proxies that did not move); two large ones follow
+// the lower-index rule.
+static int pairs_with_large(const cw__grid *grid, uint32_t p, cw__pair_fn *fn, void *context)
+{
+    int reported = 0;
+    const cw__proxy *pp = &grid->proxies[p];
+    for (uint32_t i = 0; i < grid->large_count; i++) {
+        uint32_t q = grid->large[i];
+        const cw__proxy *pq = &grid->proxies[q];
+        bool ours = pp->large ? reported_from(grid, p, q) : !(pp->is_static && pq->is_static);
+        if (q == p || !ours || !boxes_overlap(&pp->box, &pq->box))
+            continue;
+        fn(context, p < q ? p : q, p < q ? q : p);
+        reported++;
+    }
+    return reported;
+}
+
+// Pairs of a moved large proxy with every filed proxy that did not move (moved ones report the
+// pair themselves through pairs_with_large).
+static int large_with_cells(const cw__grid *grid, uint32_t p, cw__pair_fn *fn, void *context)
+{
+    int reported = 0;
+    const cw__proxy *pp = &grid->proxies[p];
+    for (uint32_t q = 0; q < grid->proxy_capacity; q++) {
+        const cw__proxy *pq = &grid->proxies[q];
+        if (!pq->live || pq->large || pq->moved_stamp == grid->stamp || (pp->is_static && pq->is_static) ||
+            !boxes_overlap(&pp->box, &pq->box))
+            continue;
+        fn(context, p < q ? p : q, p < q ? q : p);
+        reported++;
+    }
+    return reported;
+}
+
+int cw__grid_pairs(const cw__grid *grid, const uint32_t *moved, int moved_count, cw__pair_fn *fn, void *context)
+{
+    int reported = 0;
+    for (int i = 0; i < moved_count; i++) {
+        uint32_t p = moved[i];
+        if (p >= grid->proxy_capacity || !grid->proxies[p].live)
+            continue;
+        if (grid->proxies[p].large)
+            reported += large_with_cells(grid, p, fn, context);
+        else
+            reported += pairs_in_cells(grid, p, fn, context);
+        reported += pairs_with_large(grid, p, fn, context);
+    }
+    return reported;
+}
+
+bool cw__grid_set_cell_size(cw__grid *grid, float cell_size)
+{
+    for (uint32_t i = 0; i < grid->proxy_capacity; i++)
+        if (grid->proxies[i].live)
+            unfile(grid, i);
+    grid->cell_size = cell_size;
+    grid->inv_cell_size = 1.0f / cell_size;
+    bool ok = true;
+    for (uint32_t i = 0; i < grid->proxy_capacity; i++) {
+        cw__proxy *p = &grid->proxies[i];
+        if (!p->live)
+            continue;
+        p->cx0 = cell_coord(grid, p->box.min_x), p->cy0 = cell_coord(grid, p->box.min_y);
+        p->cx1 = cell_coord(grid, p->box.max_x), p->cy1 = cell_coord(grid, p->box.max_y);
+        if (!file(grid, i) && !file_large(grid, i)) {
+            p->live = false; // cannot happen unless memory runs out twice; the proxy drops out
+            ok = false;
+        }
+    }
+    return ok;
+}

@@ -1,0 +1,78 @@
+// The broadphase: a uniform grid over proxies (an index and an AABB), hashed by cell coordinates so
+// any finite coordinates work without declaring world bounds. It knows proxies and pairs only:
+// nothing about shapes, bodies or the world. Not part of the public API.
+//
+// A proxy is filed in every cell its AABB covers, unless it covers many cells: then it goes to the
+// large list instead, which is tested against everything that moved. Candidate pairs are produced
+// only for proxies that moved this step, each pair exactly once with no dedup table: a pair is
+// reported by the cell that holds the min corner of the two AABBs' intersection, and a pair of two
+// moved proxies only from the lower index.
+#ifndef CW_BROAD_GRID_H
+#define CW_BROAD_GRID_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+// A proxy's AABB, in world units.
+typedef struct cw__box {
+    float min_x, min_y, max_x, max_y;
+} cw__box;
+
+// Called once per candidate pair (AABBs overlap with positive area; not both static).
+typedef void cw__pair_fn(void *context, uint32_t a, uint32_t b);
+
+typedef struct cw__proxy {
+    cw__box box;
+    int32_t cx0, cy0, cx1, cy1; // covered cells, inclusive; meaningful when filed in cells
+    uint32_t moved_stamp;       // == grid stamp: moved in the current step
+    bool live, is_static, large;
+} cw__proxy;
+
+typedef struct cw__cell {
+    int64_t key;   // packed cell coordinates; CW__CELL_EMPTY for a free slot
+    int32_t head;  // first node of the cell's proxy list, -1 if none
+    int32_t count;
+} cw__cell;
+
+typedef struct cw__grid {
+    float cell_size, inv_cell_size;
+    uint32_t stamp;
+    cw__proxy *proxies;
+    uint32_t proxy_capacity;
+    cw__cell *cells; // open addressing, linear probing; capacity a power of two
+    uint32_t cell_capacity, cell_count;
+    struct cw__node { int32_t proxy, next; } *nodes; // cell membership lists, pooled, with a free list
+    uint32_t node_capacity;
+    int32_t free_node;
+    uint32_t *large;                 // indices of the large proxies
+    uint32_t large_count, large_capacity;
+} cw__grid;
+
+// Initialises an empty grid; the cell size must be finite and > 0. Allocation-free.
+void cw__grid_init(cw__grid *grid, float cell_size);
+
+// Frees everything the grid allocated.
+void cw__grid_free(cw__grid *grid);
+
+// Starts a step: proxies updated from now on count as moved in it.
+void cw__grid_begin_step(cw__grid *grid);
+
+// Inserts proxy `index` or moves it to `box`, and marks it moved. Re-files it only if its cells
+// changed. Returns false (grid unchanged for that proxy) if memory runs out.
+bool cw__grid_update(cw__grid *grid, uint32_t index, const cw__box *box, bool is_static);
+
+// Removes a proxy (no-op if absent).
+void cw__grid_remove(cw__grid *grid, uint32_t index);
+
+// Reports every candidate pair with at least one of the `moved` proxies (those updated since
+// cw__grid_begin_step), each exactly once. Returns the number of pairs reported.
+int cw__grid_pairs(const cw__grid *grid, const uint32_t *moved, int moved_count, cw__pair_fn *fn, void *context);
+
+// Changes the cell size and re-files every proxy. Returns false if memory runs out (the grid is
+// then left with the new size and possibly some proxies in the large list).
+bool cw__grid_set_cell_size(cw__grid *grid, float cell_size);
+
+// Number of proxies in the large list.
+static inline int cw__grid_large_count(const cw__grid *grid) { return (int)grid->large_count; }
+
+#endif
