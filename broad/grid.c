@@ -34,8 +34,10 @@ void cw__grid_begin_step(cw__grid *grid) { grid->stamp++; }
 
 static int32_t cell_coord(const cw__grid *grid, float x)
 {
-    double c = floor((double)x * grid->inv_cell_size);
-    return (int32_t)(c < -CELL_LIMIT ? -CELL_LIMIT : c > CELL_LIMIT ? CELL_LIMIT : c);
+    double c = (double)x * grid->inv_cell_size;
+    c = c < -CELL_LIMIT ? -CELL_LIMIT : c > CELL_LIMIT ? CELL_LIMIT : c;
+    int32_t i = (int32_t)c; // floor without libm: truncate, then step down for negatives
+    return i - (c < i);
 }
 
 static int64_t cell_key(int32_t cx, int32_t cy) { return (int64_t)(((uint64_t)(uint32_t)cx << 32) | (uint32_t)cy); }
@@ -255,10 +257,11 @@ static int pairs_in_cells(const cw__grid *grid, uint32_t p, cw__pair_fn *fn, voi
                 const cw__proxy *pq = &grid->proxies[q];
                 if (q == p || !reported_from(grid, p, q) || !boxes_overlap(&pp->box, &pq->box))
                     continue;
-                // Only the cell holding the min corner of the intersection reports the pair.
-                float corner_x = pp->box.min_x > pq->box.min_x ? pp->box.min_x : pq->box.min_x;
-                float corner_y = pp->box.min_y > pq->box.min_y ? pp->box.min_y : pq->box.min_y;
-                if (cell_coord(grid, corner_x) != cx || cell_coord(grid, corner_y) != cy)
+                // Only the cell holding the min corner of the intersection reports the pair; cells
+                // are monotonic in the coordinates, so that is the larger of the two min cells.
+                int32_t corner_x = pp->cx0 > pq->cx0 ? pp->cx0 : pq->cx0;
+                int32_t corner_y = pp->cy0 > pq->cy0 ? pp->cy0 : pq->cy0;
+                if (corner_x != cx || corner_y != cy)
                     continue;
                 fn(context, p < q ? p : q, p < q ? q : p);
                 reported++;

@@ -89,7 +89,12 @@ typedef struct cw__map {
 cw__map cw__map_between(const cw__body *from, const cw__body *to);
 
 // World point of a local point, relative to a world reference point (rx, ry) for precision.
-void cw__to_world(const cw__xf *xf, double lx, double ly, double rx, double ry, double *wx, double *wy);
+static inline void cw__to_world(const cw__xf *xf, double lx, double ly, double rx, double ry, double *wx, double *wy)
+{
+    double qx = (lx - xf->ox) * xf->sx, qy = (ly - xf->oy) * xf->sy;
+    *wx = (xf->px - rx) + xf->c * qx - xf->s * qy;
+    *wy = (xf->py - ry) + xf->s * qx + xf->c * qy;
+}
 
 // --- narrowphase (boxes.c, masks.c, manifold.c) ---
 

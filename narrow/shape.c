@@ -174,23 +174,30 @@ cw__map cw__map_between(const cw__body *from, const cw__body *to)
     return m;
 }
 
-void cw__to_world(const cw__xf *xf, double lx, double ly, double rx, double ry, double *wx, double *wy)
+
+// The float one step toward -inf (+inf with up) from finite f, by its bit pattern.
+static float float_step(float f, bool up)
 {
-    double qx = (lx - xf->ox) * xf->sx, qy = (ly - xf->oy) * xf->sy;
-    *wx = (xf->px - rx) + xf->c * qx - xf->s * qy;
-    *wy = (xf->py - ry) + xf->s * qx + xf->c * qy;
+    uint32_t bits;
+    memcpy(&bits, &f, sizeof bits);
+    if (f == 0.0f)
+        bits = up ? 1u : 0x80000001u; // the smallest subnormal of the wanted sign
+    else
+        bits += ((f > 0.0f) == up) ? 1u : (uint32_t)-1;
+    memcpy(&f, &bits, sizeof f);
+    return f;
 }
 
 static float float_down(double x)
 {
     float f = (float)x;
-    return (double)f > x ? nextafterf(f, -INFINITY) : f;
+    return (double)f > x && isfinite(f) ? float_step(f, false) : f;
 }
 
 static float float_up(double x)
 {
     float f = (float)x;
-    return (double)f < x ? nextafterf(f, INFINITY) : f;
+    return (double)f < x && isfinite(f) ? float_step(f, true) : f;
 }
 
 cw_aabb cw__body_aabb(const cw__body *body)
@@ -204,10 +211,10 @@ cw_aabb cw__body_aabb(const cw__body *body)
     for (int i = 0; i < m->hull_count; i++) {
         double wx, wy;
         cw__to_world(&body->xf, m->hull[2 * i], m->hull[2 * i + 1], 0, 0, &wx, &wy);
-        lo_x = fmin(lo_x, wx);
-        lo_y = fmin(lo_y, wy);
-        hi_x = fmax(hi_x, wx);
-        hi_y = fmax(hi_y, wy);
+        lo_x = cw__min(lo_x, wx);
+        lo_y = cw__min(lo_y, wy);
+        hi_x = cw__max(hi_x, wx);
+        hi_y = cw__max(hi_y, wy);
     }
     return (cw_aabb){{float_down(lo_x), float_down(lo_y)}, {float_up(hi_x), float_up(hi_y)}};
 }

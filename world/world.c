@@ -235,12 +235,14 @@ static bool filters_match(const cw__slot *a, const cw__slot *b)
 static void add_candidate(void *context, uint32_t a, uint32_t b)
 {
     cw_world *world = context;
-    void *candidates = world->candidates;
-    if (!cw__reserve(&candidates, sizeof(uint32_t), &world->candidate_capacity, world->candidate_count + 2)) {
-        cw__fail("Out of memory: a candidate pair was dropped (it is found again next step).");
-        return;
+    if (world->candidate_count + 2 > world->candidate_capacity) {
+        void *candidates = world->candidates;
+        if (!cw__reserve(&candidates, sizeof(uint32_t), &world->candidate_capacity, world->candidate_count + 2)) {
+            cw__fail("Out of memory: a candidate pair was dropped (it is found again next step).");
+            return;
+        }
+        world->candidates = candidates;
     }
-    world->candidates = candidates;
     world->candidates[world->candidate_count++] = a;
     world->candidates[world->candidate_count++] = b;
 }
