@@ -208,6 +208,13 @@ cw_aabb cw__body_aabb(const cw__body *body)
         return (cw_aabb){at, at};
     }
     double lo_x = INFINITY, lo_y = INFINITY, hi_x = -INFINITY, hi_y = -INFINITY;
+    if (body->is_box) { // centre plus the half edges' extents: no corner loop
+        double cx, cy, hx, hy;
+        cw__to_world(&body->xf, 0.5, 0.5, 0, 0, &cx, &cy);
+        hx = 0.5 * (fabs(body->xf.c * body->xf.sx) + fabs(body->xf.s * body->xf.sy));
+        hy = 0.5 * (fabs(body->xf.s * body->xf.sx) + fabs(body->xf.c * body->xf.sy));
+        return (cw_aabb){{float_down(cx - hx), float_down(cy - hy)}, {float_up(cx + hx), float_up(cy + hy)}};
+    }
     for (int i = 0; i < m->hull_count; i++) {
         double wx, wy;
         cw__to_world(&body->xf, m->hull[2 * i], m->hull[2 * i + 1], 0, 0, &wx, &wy);

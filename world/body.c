@@ -45,10 +45,12 @@ bool cw__world_mark_dirty(cw_world *world, uint32_t index)
     cw__slot *slot = &world->slots[index];
     if (slot->dirty)
         return true;
-    void *dirty = world->dirty;
-    if (!cw__reserve(&dirty, sizeof(uint32_t), &world->dirty_capacity, world->dirty_count + 1))
-        return false;
-    world->dirty = dirty;
+    if (world->dirty_count == world->dirty_capacity) {
+        void *dirty = world->dirty;
+        if (!cw__reserve(&dirty, sizeof(uint32_t), &world->dirty_capacity, world->dirty_count + 1))
+            return false;
+        world->dirty = dirty;
+    }
     world->dirty[world->dirty_count++] = index;
     slot->dirty = true;
     return true;
