@@ -307,18 +307,83 @@ static int large_with_cells(const cw__grid *grid, uint32_t p, cw__pair_fn *fn, v
     return reported;
 }
 
+// What pairing needs of a proxy, gathered per cell so the scan reads each proxy once per cell.
+typedef struct member {
+    cw__box box;
+    uint32_t index;
+    int32_t cx0, cy0;
+    bool moved, is_static;
+} member;
+
+// Pairs within one cell: every two members, at least one moved, not both static, whose AABBs
+// overlap and whose intersection's min corner lies in this cell.
+static int pairs_in_cell(const cw__grid *grid, const cw__cell *cell, member *members, cw__pair_fn *fn, void *context)
+{
+    int32_t cx = (int32_t)(uint32_t)((uint64_t)cell->key >> 32), cy = (int32_t)(uint32_t)(uint64_t)cell->key;
+    int n = 0;
+    for (int32_t node = cell->head; node >= 0; node = grid->nodes[node].next) {
+        uint32_t index = (uint32_t)grid->nodes[node].proxy;
+        const cw__proxy *p = &grid->proxies[index];
+        members[n++] = (member){p->box, index, p->cx0, p->cy0, p->moved_stamp == grid->stamp, p->is_static};
+    }
+    int reported = 0;
+    for (int i = 0; i < n; i++) {
+        const member *a = &members[i];
+        for (int j = i + 1; j < n; j++) {
+            const member *b = &members[j];
+            if ((!a->moved && !b->moved) || (a->is_static && b->is_static) || !boxes_overlap(&a->box, &b->box))
+                continue;
+            if ((a->cx0 > b->cx0 ? a->cx0 : b->cx0) != cx || (a->cy0 > b->cy0 ? a->cy0 : b->cy0) != cy)
+                continue;
+            fn(context, a->index < b->index ? a->index : b->index, a->index < b->index ? b->index : a->index);
+            reported++;
+        }
+    }
+    return reported;
+}
+
+// When most proxies moved, scanning the cells in memory order touches each proxy a few times
+// instead of once per neighbour.
+static int pairs_by_cells(const cw__grid *grid, cw__pair_fn *fn, void *context)
+{
+    enum { LOCAL = 128 };
+    member local[LOCAL];
+    int reported = 0;
+    for (uint32_t slot = 0; slot < grid->cell_capacity; slot++) {
+        const cw__cell *cell = &grid->cells[slot];
+        if (cell->key == CELL_EMPTY || cell->count < 2)
+            continue;
+        if (cell->count <= LOCAL) {
+            reported += pairs_in_cell(grid, cell, local, fn, context);
+            continue;
+        }
+        member *many = cw__alloc((size_t)cell->count * sizeof *many); // a crowd far beyond the cell size
+        if (many == NULL)
+            continue; // out of memory: those pairs are found again when the crowd thins
+        reported += pairs_in_cell(grid, cell, many, fn, context);
+        cw__free(many, (size_t)cell->count * sizeof *many);
+    }
+    return reported;
+}
+
 int cw__grid_pairs(const cw__grid *grid, const uint32_t *moved, int moved_count, cw__pair_fn *fn, void *context)
 {
-    int reported = 0;
+    int reported = 0, filed = 0;
+    for (uint32_t i = 0; i < grid->cell_capacity && filed <= 4 * moved_count; i++)
+        filed += grid->cells[i].key != CELL_EMPTY ? grid->cells[i].count : 0;
+    bool scan_cells = 4 * moved_count >= filed;
+    if (scan_cells)
+        reported += pairs_by_cells(grid, fn, context);
     for (int i = 0; i < moved_count; i++) {
         uint32_t p = moved[i];
         if (p >= grid->proxy_capacity || !grid->proxies[p].live)
             continue;
         if (grid->proxies[p].large)
             reported += large_with_cells(grid, p, fn, context);
-        else
+        else if (!scan_cells)
             reported += pairs_in_cells(grid, p, fn, context);
-        reported += pairs_with_large(grid, p, fn, context);
+        if (grid->large_count > 0)
+            reported += pairs_with_large(grid, p, fn, context);
     }
     return reported;
 }
