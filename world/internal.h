@@ -21,6 +21,7 @@ typedef struct cw__pair {
     uint64_t key;          // a.index << 32 | b.index
     cw_body_id a, b;       // a.index < b.index
     uint32_t stamp;        // the step that last found it touching
+    bool live;             // in the table (records are pooled in chunks)
     bool fresh;            // began in the current step
     bool reported;         // its begin has been delivered (an end will then be owed)
     cw_manifold manifold;  // as of the last step that tested it (kept for stays of resting pairs)
@@ -42,6 +43,14 @@ typedef struct cw__slot {
     cw__pair *contacts;    // pairs it is in (a list through prev_a/next_a or prev_b/next_b)
     uint32_t next_free;    // free-slot list, 0 = end
 } cw__slot;
+
+// Pair records live in chunks that never move (uthash keeps pointers to them) and are scanned in
+// memory order to find ended pairs and stays.
+#define CW__PAIR_CHUNK 512
+typedef struct cw__pair_chunk {
+    struct cw__pair_chunk *next;
+    cw__pair items[CW__PAIR_CHUNK];
+} cw__pair_chunk;
 
 // One event, copied out of the pair table before any callback runs.
 typedef struct cw__event {
@@ -69,7 +78,10 @@ struct cw_world {
     uint32_t moved_count, moved_capacity;
     cw__grid grid;
     cw__pair *pairs;       // uthash table by key
+    cw__pair_chunk *chunks; // every pair record ever allocated
     cw__pair *free_pairs;  // recycled records (linked through next_a)
+    uint32_t *moved_step;  // per slot: the last step that re-tested the body's pairs
+    uint32_t moved_step_capacity;
     uint32_t *candidates;  // the current step's candidate pairs, two indices each
     uint32_t candidate_count, candidate_capacity; // in indices
     cw__pair **fresh;      // pairs that began in the current step

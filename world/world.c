@@ -48,17 +48,13 @@ void cw_world_destroy(cw_world *world)
         cw__fail("cw_world_destroy cannot be called from a contact callback.");
         return;
     }
-    cw__pair *pair, *tmp;
-    HASH_ITER(hh, world->pairs, pair, tmp) {
-        HASH_DEL(world->pairs, pair);
-        cw__free(pair, sizeof *pair);
-    }
     HASH_CLEAR(hh, world->pairs);
-    while (world->free_pairs != NULL) {
-        pair = world->free_pairs;
-        world->free_pairs = pair->next_a;
-        cw__free(pair, sizeof *pair);
+    while (world->chunks != NULL) {
+        cw__pair_chunk *chunk = world->chunks;
+        world->chunks = chunk->next;
+        cw__free(chunk, sizeof *chunk);
     }
+    cw__free(world->moved_step, world->moved_step_capacity * sizeof *world->moved_step);
     cw__grid_free(&world->grid);
     cw__free(world->slots, world->slot_capacity * sizeof *world->slots);
     cw__free(world->dirty, world->dirty_capacity * sizeof *world->dirty);
@@ -120,17 +116,32 @@ static void release_pair(cw_world *world, cw__pair *pair)
     unlink_pair(world, pair, pair->a.index);
     unlink_pair(world, pair, pair->b.index);
     HASH_DEL(world->pairs, pair);
+    pair->live = false;
     pair->next_a = world->free_pairs;
     world->free_pairs = pair;
 }
 
+static bool add_chunk(cw_world *world)
+{
+    cw__pair_chunk *chunk = cw__alloc(sizeof *chunk);
+    if (chunk == NULL)
+        return false;
+    memset(chunk, 0, sizeof *chunk);
+    chunk->next = world->chunks;
+    world->chunks = chunk;
+    for (int i = CW__PAIR_CHUNK - 1; i >= 0; i--) {
+        chunk->items[i].next_a = world->free_pairs;
+        world->free_pairs = &chunk->items[i];
+    }
+    return true;
+}
+
 static cw__pair *new_pair(cw_world *world, uint64_t key, uint32_t a, uint32_t b)
 {
-    cw__pair *pair = world->free_pairs;
-    if (pair != NULL)
-        world->free_pairs = pair->next_a;
-    else if ((pair = cw__alloc(sizeof *pair)) == NULL)
+    if (world->free_pairs == NULL && !add_chunk(world))
         return NULL;
+    cw__pair *pair = world->free_pairs;
+    world->free_pairs = pair->next_a;
     memset(pair, 0, sizeof *pair);
     pair->key = key;
     pair->a = (cw_body_id){a, world->slots[a].generation};
@@ -143,6 +154,7 @@ static cw__pair *new_pair(cw_world *world, uint64_t key, uint32_t a, uint32_t b)
     }
     link_pair(world, pair, a);
     link_pair(world, pair, b);
+    pair->live = true;
     return pair;
 }
 
@@ -194,6 +206,17 @@ static void update_moved(cw_world *world)
     world->moved_count = 0;
     uint32_t taken = world->dirty_count;
     world->dirty = swap, world->dirty_capacity = swap_capacity, world->dirty_count = 0;
+    if (world->moved_step_capacity < world->slot_capacity) {
+        void *steps = world->moved_step;
+        uint32_t old_capacity = world->moved_step_capacity;
+        if (!cw__reserve(&steps, sizeof(uint32_t), &world->moved_step_capacity, world->slot_capacity)) {
+            for (uint32_t i = 0; i < taken; i++) // out of memory: retry everything next step
+                cw__world_mark_dirty(world, world->moved[i]);
+            return;
+        }
+        world->moved_step = steps;
+        memset(world->moved_step + old_capacity, 0, (world->moved_step_capacity - old_capacity) * sizeof(uint32_t));
+    }
     for (uint32_t i = 0; i < taken; i++) {
         uint32_t index = world->moved[i];
         cw__slot *slot = &world->slots[index];
@@ -210,6 +233,7 @@ static void update_moved(cw_world *world)
             continue;
         }
         world->moved[world->moved_count++] = index;
+        world->moved_step[index] = world->step;
     }
 }
 
@@ -276,13 +300,14 @@ static void test_pair(cw_world *world, uint32_t a, uint32_t b)
 }
 
 // Pairs of a moved body that the broadphase and narrowphase did not confirm this step have ended.
+// The records are scanned in memory order; which bodies moved is a compact per-slot array.
 static void collect_ends(cw_world *world)
 {
-    for (uint32_t i = 0; i < world->moved_count; i++) {
-        uint32_t index = world->moved[i];
-        for (cw__pair *pair = world->slots[index].contacts, *next; pair != NULL; pair = next) {
-            next = *list_next(pair, index);
-            if (pair->stamp == world->step)
+    for (cw__pair_chunk *chunk = world->chunks; chunk != NULL; chunk = chunk->next) {
+        for (int i = 0; i < CW__PAIR_CHUNK; i++) {
+            cw__pair *pair = &chunk->items[i];
+            if (!pair->live || pair->stamp == world->step ||
+                (world->moved_step[pair->a.index] != world->step && world->moved_step[pair->b.index] != world->step))
                 continue;
             cw_contact end = contact_of(world, pair);
             memset(&end.manifold, 0, sizeof end.manifold);
@@ -313,11 +338,13 @@ static void sort_events(cw__events *events)
 // A stay is a pair touching before and after this step; a pair that began now is not one.
 static void collect_begins_and_stays(cw_world *world)
 {
-    if (world->def.on_stay != NULL) {
-        cw__pair *pair, *tmp;
-        HASH_ITER(hh, world->pairs, pair, tmp) {
+    for (cw__pair_chunk *chunk = world->def.on_stay != NULL ? world->chunks : NULL; chunk != NULL; chunk = chunk->next) {
+        for (int i = 0; i < CW__PAIR_CHUNK; i++) {
+            cw__pair *pair = &chunk->items[i];
+            if (!pair->live || pair->fresh)
+                continue;
             cw_contact stay = contact_of(world, pair);
-            if (!pair->fresh && !cw__events_push(&world->stays, &stay))
+            if (!cw__events_push(&world->stays, &stay))
                 cw__fail("Out of memory: a stay event was lost.");
         }
     }
