@@ -192,13 +192,14 @@ static bool file(cw__grid *grid, uint32_t index)
 
 bool cw__grid_update(cw__grid *grid, uint32_t index, const cw__box *box, bool is_static)
 {
-    void *proxies = grid->proxies;
-    uint32_t old_capacity = grid->proxy_capacity;
-    if (!cw__reserve(&proxies, sizeof(cw__proxy), &grid->proxy_capacity, index + 1))
-        return false;
-    grid->proxies = proxies;
-    if (grid->proxy_capacity > old_capacity)
+    if (index >= grid->proxy_capacity) {
+        void *proxies = grid->proxies;
+        uint32_t old_capacity = grid->proxy_capacity;
+        if (!cw__reserve(&proxies, sizeof(cw__proxy), &grid->proxy_capacity, index + 1))
+            return false;
+        grid->proxies = proxies;
         memset(grid->proxies + old_capacity, 0, (grid->proxy_capacity - old_capacity) * sizeof(cw__proxy));
+    }
     cw__proxy *p = &grid->proxies[index];
     int32_t cx0 = cell_coord(grid, box->min_x), cy0 = cell_coord(grid, box->min_y);
     int32_t cx1 = cell_coord(grid, box->max_x), cy1 = cell_coord(grid, box->max_y);

@@ -5,11 +5,22 @@
 #include "../broad/grid.h"
 #include "../narrow/internal.h"
 
+#include <string.h>
+
 // uthash allocates through the user's allocator and reports failure instead of calling exit().
 #define HASH_NONFATAL_OOM 1
 #define uthash_malloc(size) cw__alloc(size)
 #define uthash_free(pointer, size) cw__free((pointer), (size))
 #define uthash_nonfatal_oom(element) cw__hash_out_of_memory()
+// Every key is a 64-bit pair key: one multiply mixes it better and far faster than uthash's default
+// byte-wise Jenkins hash.
+#define HASH_FUNCTION(keyptr, keylen, hashv)                                                               \
+    do {                                                                                                   \
+        uint64_t cw__key;                                                                                  \
+        memcpy(&cw__key, (keyptr), sizeof cw__key);                                                        \
+        cw__key *= 0x9E3779B97F4A7C15ull;                                                                  \
+        (hashv) = (unsigned)(cw__key >> 32) ^ (unsigned)cw__key;                                           \
+    } while (0)
 #include <uthash.h>
 
 // Called by uthash when it could not allocate (the table keeps working, possibly slower).
