@@ -1,0 +1,955 @@
+// The brute-force reference world (see world_ref.h). Public API only.
+#include "world_ref.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WR_MAX_PRINTED 25
+
+// --- a small hash map from uint64 keys to int values (open addressing, tombstones) ---
+
+#define MAP_EMPTY UINT64_MAX
+#define MAP_TOMB (UINT64_MAX - 1)
+
+typedef struct wr_map {
+    uint64_t *keys;
+    int *vals;
+    size_t cap, count, used; // used = count + tombstones
+} wr_map;
+
+static void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (p == NULL) {
+        fprintf(stdout, "world_ref: out of memory\n");
+        abort();
+    }
+    return p;
+}
+
+static void *xrealloc(void *p, size_t size)
+{
+    void *q = realloc(p, size ? size : 1);
+    if (q == NULL) {
+        fprintf(stdout, "world_ref: out of memory\n");
+        abort();
+    }
+    return q;
+}
+
+static size_t map_hash(uint64_t k)
+{
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 33;
+    k *= 0xc4ceb9fe1a85ec53ull;
+    k ^= k >> 33;
+    return (size_t)k;
+}
+
+static void map_init(wr_map *m, size_t cap)
+{
+    m->cap = cap;
+    m->count = m->used = 0;
+    m->keys = xcalloc(cap, sizeof *m->keys);
+    m->vals = xcalloc(cap, sizeof *m->vals);
+    for (size_t i = 0; i < cap; i++)
+        m->keys[i] = MAP_EMPTY;
+}
+
+static void map_free(wr_map *m)
+{
+    free(m->keys);
+    free(m->vals);
+    memset(m, 0, sizeof *m);
+}
+
+static void map_clear(wr_map *m)
+{
+    for (size_t i = 0; i < m->cap; i++)
+        m->keys[i] = MAP_EMPTY;
+    m->count = m->used = 0;
+}
+
+static int *map_find(const wr_map *m, uint64_t key)
+{
+    size_t mask = m->cap - 1;
+    for (size_t i = map_hash(key) & mask;; i = (i + 1) & mask) {
+        if (m->keys[i] == MAP_EMPTY)
+            return NULL;
+        if (m->keys[i] == key)
+            return &m->vals[i];
+    }
+}
+
+static void map_put(wr_map *m, uint64_t key, int val);
+
+static void map_grow(wr_map *m)
+{
+    wr_map old = *m;
+    size_t cap = old.cap;
+    if (old.count * 2 >= old.cap / 2)
+        cap *= 2;
+    map_init(m, cap);
+    for (size_t i = 0; i < old.cap; i++)
+        if (old.keys[i] < MAP_TOMB)
+            map_put(m, old.keys[i], old.vals[i]);
+    map_free(&old);
+}
+
+static void map_put(wr_map *m, uint64_t key, int val)
+{
+    int *v = map_find(m, key);
+    if (v) {
+        *v = val;
+        return;
+    }
+    if ((m->used + 1) * 10 > m->cap * 6) {
+        map_grow(m);
+    }
+    size_t mask = m->cap - 1;
+    size_t i = map_hash(key) & mask;
+    while (m->keys[i] < MAP_TOMB)
+        i = (i + 1) & mask;
+    if (m->keys[i] == MAP_EMPTY)
+        m->used++;
+    m->keys[i] = key;
+    m->vals[i] = val;
+    m->count++;
+}
+
+static bool map_del(wr_map *m, uint64_t key)
+{
+    int *v = map_find(m, key);
+    if (v == NULL)
+        return false;
+    size_t i = (size_t)(v - m->vals);
+    m->keys[i] = MAP_TOMB;
+    m->count--;
+    return true;
+}
+
+// --- the mirror ---
+
+typedef struct wr_rec {
+    cw_body_id id;
+    int tag;
+    bool live;
+    bool live_at_step;    // live when the last (or current) step began
+    int created_step;     // w->steps when created (== the running step if created in a callback)
+    bool created_in_step; // created from a callback
+    int destroy_step;     // the step whose callbacks destroyed it, or -1 (destroyed between steps, or live)
+    int destroy_seq;      // events recorded before the destroy, when destroyed in a callback
+    cw_shape shape;
+    ref_shape ref;
+    cw_transform transform;
+    uint32_t category, collides_with;
+    bool is_static;
+    void *user, *user_step, *user_destroy;
+    cw_shape shape_step;
+    cw_transform transform_step;
+    bool aabb_valid, aabb_empty;
+    double min[2], max[2];
+    int live_pos;
+} wr_rec;
+
+typedef struct wr_tpair {
+    uint64_t key;   // handle a << 32 | handle b (a has the lower slot index)
+    bool was_open;  // open (begun, not ended) when the step began
+} wr_tpair;
+
+struct wr_world {
+    cw_world *world;
+    wr_options opt;
+    char name[96];
+    wr_rec *recs;
+    int rec_count, rec_cap;
+    int *live;
+    int live_count, live_cap;
+    wr_map ids;    // index << 32 | generation -> handle
+    wr_map open;   // pairs begun and not ended, as the events say
+    wr_map expect; // the expected touching set of the last step (value: index in tpairs)
+    wr_map begun;  // pairs begun in the current step
+    wr_map stayed; // pairs with a stay in the current step
+    wr_tpair *tpairs;
+    int tcount, tcap;
+    wr_event *log;
+    int log_count, log_cap;
+    int steps;   // steps run (the running one included)
+    bool in_step;
+    int failures, printed;
+    int step_destroys, step_creates;
+    wr_totals totals;
+    unsigned char *stream;
+    size_t stream_len, stream_cap;
+};
+
+void wr_fail(wr_world *w, const char *format, ...)
+{
+    w->failures++;
+    if (w->printed++ >= WR_MAX_PRINTED) {
+        if (w->printed == WR_MAX_PRINTED + 1)
+            fprintf(stdout, "  [%s] (further failures not printed)\n", w->name);
+        return;
+    }
+    fprintf(stdout, "FAIL [%s, seed 0x%llx, step %d] ", w->name, (unsigned long long)w->opt.seed, w->steps);
+    va_list ap;
+    va_start(ap, format);
+    vfprintf(stdout, format, ap);
+    va_end(ap);
+    fputc('\n', stdout);
+}
+
+static uint64_t id_key(cw_body_id id) { return ((uint64_t)id.index << 32) | id.generation; }
+static uint64_t pair_key(int ha, int hb) { return ((uint64_t)(uint32_t)ha << 32) | (uint32_t)hb; }
+static int key_a(uint64_t k) { return (int)(uint32_t)(k >> 32); }
+static int key_b(uint64_t k) { return (int)(uint32_t)k; }
+
+// The canonical key of two records: the one with the lower slot index first.
+static uint64_t canon_key(const wr_world *w, int h1, int h2)
+{
+    return w->recs[h1].id.index < w->recs[h2].id.index ? pair_key(h1, h2) : pair_key(h2, h1);
+}
+
+static void on_begin(const cw_contact *c, void *context);
+static void on_stay(const cw_contact *c, void *context);
+static void on_end(const cw_contact *c, void *context);
+
+wr_world *wr_create(const wr_options *options)
+{
+    wr_world *w = xcalloc(1, sizeof *w);
+    w->opt = *options;
+    snprintf(w->name, sizeof w->name, "%s", options->name ? options->name : "world");
+    map_init(&w->ids, 1024);
+    map_init(&w->open, 1024);
+    map_init(&w->expect, 1024);
+    map_init(&w->begun, 256);
+    map_init(&w->stayed, 1024);
+    cw_world_def def = cw_default_world_def();
+    def.cell_size = options->cell_size;
+    def.on_begin = on_begin;
+    def.on_end = on_end;
+    def.on_stay = options->no_stay ? NULL : on_stay;
+    def.context = w;
+    cw_clear_error();
+    w->world = cw_world_create(&def);
+    if (w->world == NULL) {
+        wr_fail(w, "cw_world_create failed: %s", cw_last_error());
+        fprintf(stdout, "  (giving up on this world)\n");
+        map_free(&w->ids);
+        map_free(&w->open);
+        map_free(&w->expect);
+        map_free(&w->begun);
+        map_free(&w->stayed);
+        free(w);
+        return NULL;
+    }
+    return w;
+}
+
+void wr_destroy(wr_world *w)
+{
+    if (w == NULL)
+        return;
+    cw_world_destroy(w->world);
+    map_free(&w->ids);
+    map_free(&w->open);
+    map_free(&w->expect);
+    map_free(&w->begun);
+    map_free(&w->stayed);
+    free(w->recs);
+    free(w->live);
+    free(w->tpairs);
+    free(w->log);
+    free(w->stream);
+    free(w);
+}
+
+cw_world *wr_cw(wr_world *w) { return w->world; }
+int wr_steps(const wr_world *w) { return w->steps; }
+int wr_failures(const wr_world *w) { return w->failures; }
+int wr_live_count(const wr_world *w) { return w->live_count; }
+int wr_live_at(const wr_world *w, int k) { return w->live[k]; }
+bool wr_is_live(const wr_world *w, int h) { return h >= 0 && h < w->rec_count && w->recs[h].live; }
+cw_body_id wr_id(const wr_world *w, int h) { return w->recs[h].id; }
+int wr_tag(const wr_world *w, int h) { return w->recs[h].tag; }
+bool wr_is_static(const wr_world *w, int h) { return w->recs[h].is_static; }
+cw_transform wr_transform(const wr_world *w, int h) { return w->recs[h].transform; }
+wr_totals wr_get_totals(const wr_world *w) { return w->totals; }
+
+int wr_handle_of(const wr_world *w, cw_body_id id)
+{
+    const int *h = map_find(&w->ids, id_key(id));
+    return h ? *h : -1;
+}
+
+static void describe_shape(const cw_shape *s, char *buf, size_t n)
+{
+    if (s->type == CW_SHAPE_BOX)
+        snprintf(buf, n, "box %.9g x %.9g (%a, %a)", (double)s->size.x, (double)s->size.y, (double)s->size.x,
+                 (double)s->size.y);
+    else if (s->type == CW_SHAPE_MASK)
+        snprintf(buf, n, "mask %dx%d (%d opaque) at %p", cw_mask_width(s->mask), cw_mask_height(s->mask),
+                 cw_mask_count(s->mask), (const void *)s->mask);
+    else
+        snprintf(buf, n, "shape of type %d", (int)s->type);
+}
+
+void wr_print_body(const wr_world *w, int h)
+{
+    if (h < 0 || h >= w->rec_count) {
+        fprintf(stdout, "    (no record %d)\n", h);
+        return;
+    }
+    const wr_rec *r = &w->recs[h];
+    char shape[160];
+    describe_shape(&r->shape, shape, sizeof shape);
+    const cw_transform *t = &r->transform;
+    fprintf(stdout,
+            "    body {%u, %u} (record %d, tag %d%s%s): category 0x%x collides_with 0x%x, user %p, %s\n"
+            "      transform {.position = {%a, %a}, .rotation = %a, .scale = {%a, %a}, .origin = {%a, %a}}"
+            " (position %.9g, %.9g)\n",
+            r->id.index, r->id.generation, h, r->tag, r->is_static ? ", static" : "", r->live ? "" : ", destroyed",
+            r->category, r->collides_with, r->user, shape, (double)t->position.x, (double)t->position.y,
+            (double)t->rotation, (double)t->scale.x, (double)t->scale.y, (double)t->origin.x, (double)t->origin.y,
+            (double)t->position.x, (double)t->position.y);
+}
+
+static int add_rec(wr_world *w)
+{
+    if (w->rec_count == w->rec_cap) {
+        w->rec_cap = w->rec_cap ? 2 * w->rec_cap : 256;
+        w->recs = xrealloc(w->recs, (size_t)w->rec_cap * sizeof *w->recs);
+    }
+    int h = w->rec_count++;
+    memset(&w->recs[h], 0, sizeof w->recs[h]);
+    return h;
+}
+
+static bool same_transform(const cw_transform *a, const cw_transform *b)
+{
+    return memcmp(&a->position.x, &b->position.x, sizeof(float)) == 0 &&
+           memcmp(&a->position.y, &b->position.y, sizeof(float)) == 0 &&
+           memcmp(&a->rotation, &b->rotation, sizeof(float)) == 0 &&
+           memcmp(&a->scale.x, &b->scale.x, sizeof(float)) == 0 &&
+           memcmp(&a->scale.y, &b->scale.y, sizeof(float)) == 0 &&
+           memcmp(&a->origin.x, &b->origin.x, sizeof(float)) == 0 &&
+           memcmp(&a->origin.y, &b->origin.y, sizeof(float)) == 0;
+}
+
+static bool same_shape(const cw_shape *a, const cw_shape *b)
+{
+    return a->type == b->type && memcmp(&a->size.x, &b->size.x, sizeof(float)) == 0 &&
+           memcmp(&a->size.y, &b->size.y, sizeof(float)) == 0 && a->mask == b->mask;
+}
+
+int wr_body_create(wr_world *w, const cw_body_def *def, const ref_shape *ref, int tag)
+{
+    cw_clear_error();
+    cw_body_id id = cw_body_create(w->world, def);
+    if (cw_body_id_is_null(id)) {
+        wr_fail(w, "cw_body_create failed: %s", cw_last_error());
+        return -1;
+    }
+    if (id.index == 0 || id.generation == 0)
+        wr_fail(w, "cw_body_create returned {%u, %u}: index and generation must be >= 1", id.index, id.generation);
+    if (!cw_body_is_valid(w->world, id))
+        wr_fail(w, "a new body {%u, %u} is not valid", id.index, id.generation);
+    if (map_find(&w->ids, id_key(id)) != NULL) {
+        int old = *map_find(&w->ids, id_key(id));
+        wr_fail(w, "cw_body_create returned {%u, %u}, the id of an earlier body (record %d, %s)", id.index,
+                id.generation, old, w->recs[old].live ? "still live" : "destroyed");
+    }
+    for (int k = 0; k < w->live_count; k++)
+        if (w->recs[w->live[k]].id.index == id.index)
+            wr_fail(w, "cw_body_create returned slot %u which live record %d also has", id.index, w->live[k]);
+    int h = add_rec(w);
+    wr_rec *r = &w->recs[h];
+    r->id = id;
+    r->tag = tag;
+    r->live = true;
+    r->live_at_step = false;
+    r->created_step = w->steps;
+    r->created_in_step = w->in_step;
+    r->destroy_step = -1;
+    r->destroy_seq = -1;
+    r->shape = def->shape;
+    r->ref = *ref;
+    r->transform = def->transform;
+    r->category = def->category;
+    r->collides_with = def->collides_with;
+    r->is_static = def->is_static;
+    r->user = def->user_data;
+    map_put(&w->ids, id_key(id), h);
+    if (w->live_count == w->live_cap) {
+        w->live_cap = w->live_cap ? 2 * w->live_cap : 256;
+        w->live = xrealloc(w->live, (size_t)w->live_cap * sizeof *w->live);
+    }
+    r->live_pos = w->live_count;
+    w->live[w->live_count++] = h;
+    if (w->in_step) {
+        w->step_creates++;
+        w->totals.callback_creates++;
+    }
+    return h;
+}
+
+static bool check_live(wr_world *w, int h, const char *what)
+{
+    if (h < 0 || h >= w->rec_count || !w->recs[h].live) {
+        wr_fail(w, "test bug: %s on record %d which is not live", what, h);
+        return false;
+    }
+    return true;
+}
+
+void wr_body_destroy(wr_world *w, int h)
+{
+    if (!check_live(w, h, "destroy"))
+        return;
+    wr_rec *r = &w->recs[h];
+    cw_body_destroy(w->world, r->id);
+    if (cw_body_is_valid(w->world, r->id))
+        wr_fail(w, "body {%u, %u} still valid after cw_body_destroy", r->id.index, r->id.generation);
+    r->live = false;
+    r->user_destroy = r->user;
+    if (w->in_step) {
+        r->destroy_step = w->steps;
+        r->destroy_seq = w->log_count;
+        w->step_destroys++;
+        w->totals.callback_destroys++;
+    }
+    int pos = r->live_pos, last = w->live[w->live_count - 1];
+    w->live[pos] = last;
+    w->recs[last].live_pos = pos;
+    w->live_count--;
+}
+
+void wr_set_transform(wr_world *w, int h, const cw_transform *t)
+{
+    if (!check_live(w, h, "set_transform"))
+        return;
+    wr_rec *r = &w->recs[h];
+    cw_clear_error();
+    if (!cw_body_set_transform(w->world, r->id, t)) {
+        wr_fail(w, "cw_body_set_transform failed: %s", cw_last_error());
+        return;
+    }
+    r->transform = *t;
+    r->aabb_valid = false;
+}
+
+void wr_set_shape(wr_world *w, int h, const cw_shape *shape, const ref_shape *ref)
+{
+    if (!check_live(w, h, "set_shape"))
+        return;
+    wr_rec *r = &w->recs[h];
+    cw_clear_error();
+    if (!cw_body_set_shape(w->world, r->id, shape)) {
+        wr_fail(w, "cw_body_set_shape failed: %s", cw_last_error());
+        return;
+    }
+    r->shape = *shape;
+    r->ref = *ref;
+    r->aabb_valid = false;
+}
+
+void wr_set_filter(wr_world *w, int h, uint32_t category, uint32_t collides_with)
+{
+    if (!check_live(w, h, "set_filter"))
+        return;
+    wr_rec *r = &w->recs[h];
+    cw_clear_error();
+    if (!cw_body_set_filter(w->world, r->id, category, collides_with)) {
+        wr_fail(w, "cw_body_set_filter failed: %s", cw_last_error());
+        return;
+    }
+    r->category = category;
+    r->collides_with = collides_with;
+}
+
+void wr_set_user(wr_world *w, int h, void *user_data)
+{
+    if (!check_live(w, h, "set_user_data"))
+        return;
+    wr_rec *r = &w->recs[h];
+    cw_clear_error();
+    if (!cw_body_set_user_data(w->world, r->id, user_data)) {
+        wr_fail(w, "cw_body_set_user_data failed: %s", cw_last_error());
+        return;
+    }
+    r->user = user_data;
+}
+
+// --- events ---
+
+static void stream_put(wr_world *w, const void *data, size_t n)
+{
+    if (w->stream_len + n > w->stream_cap) {
+        w->stream_cap = w->stream_cap ? 2 * w->stream_cap : 65536;
+        while (w->stream_cap < w->stream_len + n)
+            w->stream_cap *= 2;
+        w->stream = xrealloc(w->stream, w->stream_cap);
+    }
+    memcpy(w->stream + w->stream_len, data, n);
+    w->stream_len += n;
+}
+
+const unsigned char *wr_stream(const wr_world *w, size_t *length)
+{
+    *length = w->stream_len;
+    return w->stream;
+}
+
+static void record(wr_world *w, int phase, const cw_contact *c)
+{
+    if (!w->in_step) {
+        wr_fail(w, "a callback ran outside cw_world_step");
+        return;
+    }
+    if (w->log_count == w->log_cap) {
+        w->log_cap = w->log_cap ? 2 * w->log_cap : 1024;
+        w->log = xrealloc(w->log, (size_t)w->log_cap * sizeof *w->log);
+    }
+    w->log[w->log_count].phase = phase;
+    w->log[w->log_count].contact = *c;
+    w->log_count++;
+    if (w->opt.record_stream) {
+        unsigned char p = (unsigned char)phase;
+        uint32_t ids[4] = {c->a.index, c->a.generation, c->b.index, c->b.generation};
+        uintptr_t users[2] = {(uintptr_t)c->user_a, (uintptr_t)c->user_b};
+        float m[5] = {c->manifold.point.x, c->manifold.point.y, c->manifold.normal.x, c->manifold.normal.y,
+                      c->manifold.depth};
+        stream_put(w, &p, 1);
+        stream_put(w, ids, sizeof ids);
+        stream_put(w, users, sizeof users);
+        stream_put(w, m, sizeof m);
+    }
+    // Validity as seen from inside the callback agrees with the mirror.
+    const int *ha = map_find(&w->ids, id_key(c->a)), *hb = map_find(&w->ids, id_key(c->b));
+    if (ha && hb) {
+        bool va = cw_body_is_valid(w->world, c->a), vb = cw_body_is_valid(w->world, c->b);
+        if (va != w->recs[*ha].live || vb != w->recs[*hb].live)
+            wr_fail(w, "inside a callback cw_body_is_valid gives %d for {%u, %u} and %d for {%u, %u}; the mirror says %d, %d",
+                    va, c->a.index, c->a.generation, vb, c->b.index, c->b.generation, w->recs[*ha].live,
+                    w->recs[*hb].live);
+    }
+    if (w->opt.hook)
+        w->opt.hook(w, phase, c, w->opt.hook_context);
+}
+
+static void on_begin(const cw_contact *c, void *context) { record(context, WR_BEGIN, c); }
+static void on_stay(const cw_contact *c, void *context) { record(context, WR_STAY, c); }
+static void on_end(const cw_contact *c, void *context) { record(context, WR_END, c); }
+
+// --- the expected touching set ---
+
+typedef struct sweep_item {
+    double min_x, max_x, min_y, max_y;
+    int h;
+} sweep_item;
+
+static int compare_sweep(const void *x, const void *y)
+{
+    const sweep_item *a = x, *b = y;
+    if (a->min_x != b->min_x)
+        return a->min_x < b->min_x ? -1 : 1;
+    return (a->h > b->h) - (a->h < b->h);
+}
+
+static void update_aabb(wr_rec *r)
+{
+    if (r->aabb_valid)
+        return;
+    r->aabb_valid = true;
+    r->aabb_empty = !ref_aabb(&r->ref, &r->transform, false, r->min, r->max);
+}
+
+static bool filters_match(const wr_rec *a, const wr_rec *b)
+{
+    return (a->category & b->collides_with) && (b->category & a->collides_with);
+}
+
+static void add_tpair(wr_world *w, uint64_t key)
+{
+    if (w->tcount == w->tcap) {
+        w->tcap = w->tcap ? 2 * w->tcap : 1024;
+        w->tpairs = xrealloc(w->tpairs, (size_t)w->tcap * sizeof *w->tpairs);
+    }
+    w->tpairs[w->tcount].key = key;
+    w->tpairs[w->tcount].was_open = map_find(&w->open, key) != NULL;
+    map_put(&w->expect, key, w->tcount);
+    w->tcount++;
+}
+
+static void compute_expected(wr_world *w)
+{
+    map_clear(&w->expect);
+    w->tcount = 0;
+    sweep_item *items = xcalloc((size_t)w->live_count + 1, sizeof *items);
+    int n = 0;
+    for (int k = 0; k < w->live_count; k++) {
+        wr_rec *r = &w->recs[w->live[k]];
+        update_aabb(r);
+        if (r->aabb_empty)
+            continue;
+        double big = fmax(fmax(fabs(r->min[0]), fabs(r->max[0])), fmax(fabs(r->min[1]), fabs(r->max[1])));
+        double margin = 1e-3 + 1e-6 * big;
+        items[n++] = (sweep_item){r->min[0] - margin, r->max[0] + margin, r->min[1] - margin, r->max[1] + margin,
+                                  w->live[k]};
+    }
+    qsort(items, (size_t)n, sizeof *items, compare_sweep);
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n && items[j].min_x <= items[i].max_x; j++) {
+            if (items[j].min_y > items[i].max_y || items[j].max_y < items[i].min_y)
+                continue;
+            const wr_rec *a = &w->recs[items[i].h], *b = &w->recs[items[j].h];
+            if (a->is_static && b->is_static)
+                continue;
+            if (!filters_match(a, b))
+                continue;
+            cw_clear_error();
+            bool hit = cw_overlap(&a->shape, &a->transform, &b->shape, &b->transform, NULL);
+            if (cw_last_error()[0] != '\0')
+                wr_fail(w, "cw_overlap on the mirror's shapes failed: %s", cw_last_error());
+            if (hit)
+                add_tpair(w, canon_key(w, items[i].h, items[j].h));
+        }
+    free(items);
+    if (w->tcount > w->totals.max_touching)
+        w->totals.max_touching = w->tcount;
+}
+
+// --- checking one step ---
+
+static void fail_pair(wr_world *w, const wr_event *e, const char *why)
+{
+    static const char *const phases[] = {"end", "begin", "stay"};
+    const cw_contact *c = &e->contact;
+    wr_fail(w, "%s event for {%u, %u} - {%u, %u} (user %p, %p): %s", phases[e->phase], c->a.index, c->a.generation,
+            c->b.index, c->b.generation, c->user_a, c->user_b, why);
+    if (w->printed <= WR_MAX_PRINTED) {
+        const int *ha = map_find(&w->ids, id_key(c->a)), *hb = map_find(&w->ids, id_key(c->b));
+        if (ha)
+            wr_print_body(w, *ha);
+        if (hb)
+            wr_print_body(w, *hb);
+    }
+}
+
+static bool destroyed_before(const wr_world *w, const wr_rec *r, int k)
+{
+    return r->destroy_step == w->steps && r->destroy_seq >= 0 && k >= r->destroy_seq;
+}
+
+static bool destroyed_in_step(const wr_world *w, const wr_rec *r) { return r->destroy_step == w->steps; }
+
+static void check_user(wr_world *w, const wr_event *e, const wr_rec *r, void *got, int k, const char *side)
+{
+    char why[200];
+    if (r->live_at_step) {
+        if (destroyed_before(w, r, k)) {
+            if (got != r->user_step && got != r->user_destroy) {
+                snprintf(why, sizeof why, "%s is %p, expected %p (user data when the step began) or %p (when destroyed)",
+                         side, got, r->user_step, r->user_destroy);
+                fail_pair(w, e, why);
+            }
+        } else if (got != r->user_step) {
+            snprintf(why, sizeof why, "%s is %p, expected %p (the user data when the step began)", side, got,
+                     r->user_step);
+            fail_pair(w, e, why);
+        }
+    } else if (!r->live && !(r->created_in_step && r->created_step == w->steps)) {
+        if (got != r->user_destroy) {
+            snprintf(why, sizeof why, "%s is %p, expected %p (the user data when the body was destroyed)", side, got,
+                     r->user_destroy);
+            fail_pair(w, e, why);
+        }
+    }
+}
+
+static bool manifold_is_zero(const cw_manifold *m)
+{
+    return m->point.x == 0 && m->point.y == 0 && m->normal.x == 0 && m->normal.y == 0 && m->depth == 0;
+}
+
+static bool same_float(float a, float b) { return memcmp(&a, &b, sizeof a) == 0; }
+
+static void check_manifold(wr_world *w, const wr_event *e, const wr_rec *a, const wr_rec *b)
+{
+    const cw_manifold *m = &e->contact.manifold;
+    char why[300];
+    double len = hypot(m->normal.x, m->normal.y);
+    if (!(fabs(len - 1) < 1e-3) || !isfinite(m->point.x) || !isfinite(m->point.y) || !(m->depth >= 0) ||
+        !isfinite(m->depth)) {
+        snprintf(why, sizeof why, "bad manifold: point (%.9g, %.9g), normal (%.9g, %.9g) of length %.9g, depth %.9g",
+                 (double)m->point.x, (double)m->point.y, (double)m->normal.x, (double)m->normal.y, len,
+                 (double)m->depth);
+        fail_pair(w, e, why);
+        return;
+    }
+    if (w->opt.skip_manifold_equal)
+        return;
+    cw_manifold want;
+    memset(&want, 0, sizeof want);
+    w->totals.manifold_checked++;
+    if (!cw_overlap(&a->shape_step, &a->transform_step, &b->shape_step, &b->transform_step, &want)) {
+        fail_pair(w, e, "reported as touching but cw_overlap (as the step began) says the shapes do not overlap");
+        return;
+    }
+    if (!same_float(m->point.x, want.point.x) || !same_float(m->point.y, want.point.y) ||
+        !same_float(m->normal.x, want.normal.x) || !same_float(m->normal.y, want.normal.y) ||
+        !same_float(m->depth, want.depth)) {
+        snprintf(why, sizeof why,
+                 "manifold point (%a, %a) normal (%a, %a) depth %a differs from cw_overlap(a, b)'s point (%a, %a) "
+                 "normal (%a, %a) depth %a",
+                 (double)m->point.x, (double)m->point.y, (double)m->normal.x, (double)m->normal.y, (double)m->depth,
+                 (double)want.point.x, (double)want.point.y, (double)want.normal.x, (double)want.normal.y,
+                 (double)want.depth);
+        fail_pair(w, e, why);
+    }
+}
+
+static void print_pair(const wr_world *w, uint64_t key)
+{
+    if (w->printed > WR_MAX_PRINTED)
+        return;
+    wr_print_body(w, key_a(key));
+    wr_print_body(w, key_b(key));
+}
+
+static void check_events(wr_world *w)
+{
+    int prev_phase = -1;
+    uint32_t prev_a = 0, prev_b = 0;
+    int delivered[3] = {0, 0, 0};
+    map_clear(&w->begun);
+    map_clear(&w->stayed);
+    for (int k = 0; k < w->log_count; k++) {
+        const wr_event *e = &w->log[k];
+        const cw_contact *c = &e->contact;
+        delivered[e->phase]++;
+        if (e->phase < prev_phase)
+            fail_pair(w, e, "out of phase order (ends, then begins, then stays)");
+        else if (e->phase == prev_phase &&
+                 !(c->a.index > prev_a || (c->a.index == prev_a && c->b.index > prev_b)))
+            fail_pair(w, e, "not in ascending (a.index, b.index) order within its group");
+        prev_phase = e->phase;
+        prev_a = c->a.index;
+        prev_b = c->b.index;
+        if (!(c->a.index < c->b.index))
+            fail_pair(w, e, "a.index is not below b.index");
+        const int *pha = map_find(&w->ids, id_key(c->a)), *phb = map_find(&w->ids, id_key(c->b));
+        if (pha == NULL || phb == NULL) {
+            fail_pair(w, e, "names an id the world never returned");
+            continue;
+        }
+        int ha = *pha, hb = *phb;
+        const wr_rec *a = &w->recs[ha], *b = &w->recs[hb];
+        uint64_t key = pair_key(ha, hb);
+        check_user(w, e, a, c->user_a, k, "user_a");
+        check_user(w, e, b, c->user_b, k, "user_b");
+        bool in_t = map_find(&w->expect, key) != NULL;
+        bool both_at_start = a->live_at_step && b->live_at_step;
+        switch (e->phase) {
+        case WR_END:
+            if (!map_del(&w->open, key))
+                fail_pair(w, e, "end of a pair that had not begun (or had already ended)");
+            if (!manifold_is_zero(&c->manifold))
+                fail_pair(w, e, "end event with a manifold that is not all zero");
+            if (both_at_start && in_t)
+                fail_pair(w, e, "end of a pair that still touches (both bodies live, shapes overlapping)");
+            w->totals.ends++;
+            break;
+        case WR_BEGIN:
+        case WR_STAY: {
+            bool begin = e->phase == WR_BEGIN;
+            if (destroyed_before(w, a, k) || destroyed_before(w, b, k))
+                fail_pair(w, e, "names a body a callback destroyed earlier in this step");
+            if (!both_at_start)
+                fail_pair(w, e, "names a body that did not exist when the step began");
+            if (!in_t)
+                fail_pair(w, e, begin ? "begin of a pair that does not touch" : "stay of a pair that does not touch");
+            if (begin) {
+                if (map_find(&w->open, key) != NULL)
+                    fail_pair(w, e, "begin of a pair that had already begun (no end in between)");
+                else
+                    map_put(&w->open, key, 1);
+                map_put(&w->begun, key, 1);
+                w->totals.begins++;
+            } else {
+                if (map_find(&w->open, key) == NULL)
+                    fail_pair(w, e, "stay of a pair that had not begun");
+                else if (map_find(&w->begun, key) != NULL)
+                    fail_pair(w, e, "stay of a pair that began in this same step");
+                if (map_find(&w->stayed, key) != NULL)
+                    fail_pair(w, e, "second stay of the same pair in one step");
+                map_put(&w->stayed, key, 1);
+                w->totals.stays++;
+            }
+            if (in_t && both_at_start)
+                check_manifold(w, e, a, b);
+            break;
+        }
+        default:
+            fail_pair(w, e, "unknown phase");
+        }
+    }
+    // The touching set derived from the events equals the expected one, for bodies no callback of
+    // this step destroyed; pairs of those stay open until the next step's ends.
+    for (int i = 0; i < w->tcount; i++) {
+        uint64_t key = w->tpairs[i].key;
+        const wr_rec *a = &w->recs[key_a(key)], *b = &w->recs[key_b(key)];
+        if (destroyed_in_step(w, a) || destroyed_in_step(w, b))
+            continue;
+        if (map_find(&w->open, key) == NULL) {
+            wr_fail(w, "pair {%u, %u} - {%u, %u} touches but %s", a->id.index, a->id.generation, b->id.index,
+                    b->id.generation, w->tpairs[i].was_open ? "was ended" : "no begin was reported");
+            print_pair(w, key);
+        } else if (w->tpairs[i].was_open && !w->opt.no_stay && map_find(&w->stayed, key) == NULL) {
+            wr_fail(w, "pair {%u, %u} - {%u, %u} stays touching but no stay was reported", a->id.index,
+                    a->id.generation, b->id.index, b->id.generation);
+            print_pair(w, key);
+        }
+    }
+    for (size_t i = 0; i < w->open.cap; i++) {
+        uint64_t key = w->open.keys[i];
+        if (key >= MAP_TOMB)
+            continue;
+        const wr_rec *a = &w->recs[key_a(key)], *b = &w->recs[key_b(key)];
+        if (!a->live_at_step || !b->live_at_step) {
+            wr_fail(w, "pair {%u, %u} - {%u, %u} of a body destroyed before this step was not ended in its ends",
+                    a->id.index, a->id.generation, b->id.index, b->id.generation);
+            print_pair(w, key);
+        } else if (destroyed_in_step(w, a) || destroyed_in_step(w, b)) {
+            continue; // ended in the next step
+        } else if (map_find(&w->expect, key) == NULL) {
+            wr_fail(w, "pair {%u, %u} - {%u, %u} no longer touches but no end was reported", a->id.index,
+                    a->id.generation, b->id.index, b->id.generation);
+            print_pair(w, key);
+        }
+    }
+    // Stats of this step.
+    cw_world_stats st = cw_world_get_stats(w->world);
+    if (st.touching_pairs != w->tcount)
+        wr_fail(w, "stats: touching_pairs %d, expected %d", st.touching_pairs, w->tcount);
+    if (w->step_destroys == 0 && w->step_creates == 0) {
+        int statics = 0;
+        for (int k = 0; k < w->live_count; k++)
+            statics += w->recs[w->live[k]].is_static;
+        if (st.bodies != w->live_count || st.static_bodies != statics)
+            wr_fail(w, "stats: %d bodies, %d static; expected %d, %d", st.bodies, st.static_bodies, w->live_count,
+                    statics);
+    }
+    if (w->step_destroys == 0 &&
+        (st.end_events != delivered[WR_END] || st.begin_events != delivered[WR_BEGIN] ||
+         st.stay_events != delivered[WR_STAY]))
+        wr_fail(w, "stats: %d ends, %d begins, %d stays; delivered %d, %d, %d", st.end_events, st.begin_events,
+                st.stay_events, delivered[WR_END], delivered[WR_BEGIN], delivered[WR_STAY]);
+    if (w->opt.cell_size > 0 ? st.cell_size != w->opt.cell_size : !(st.cell_size > 0 && isfinite(st.cell_size)))
+        wr_fail(w, "stats: cell_size %.9g (world made with %.9g)", (double)st.cell_size, (double)w->opt.cell_size);
+    if (st.bodies < 0 || st.moved_bodies < 0 || st.large_bodies < 0 || st.candidate_pairs < 0 ||
+        st.narrow_tests < 0 || st.narrow_tests > st.candidate_pairs ||
+        !(st.broad_ms >= 0) || !(st.narrow_ms >= 0) || !(st.events_ms >= 0))
+        wr_fail(w, "stats look wrong: moved %d large %d candidates %d narrow %d, times %g %g %g", st.moved_bodies,
+                st.large_bodies, st.candidate_pairs, st.narrow_tests, st.broad_ms, st.narrow_ms, st.events_ms);
+}
+
+bool wr_step(wr_world *w)
+{
+    int before = w->failures;
+    for (int h = 0; h < w->rec_count; h++) {
+        wr_rec *r = &w->recs[h];
+        r->live_at_step = r->live;
+        if (r->live) {
+            r->user_step = r->user;
+            r->shape_step = r->shape;
+            r->transform_step = r->transform;
+        }
+    }
+    compute_expected(w);
+    w->log_count = 0;
+    w->step_destroys = w->step_creates = 0;
+    w->steps++;
+    w->in_step = true;
+    cw_clear_error();
+    cw_world_step(w->world);
+    w->in_step = false;
+    if (cw_last_error()[0] != '\0')
+        wr_fail(w, "cw_world_step recorded an error: %s", cw_last_error());
+    check_events(w);
+    // The getters agree with the mirror (a few bodies per step).
+    for (int k = 0; k < w->live_count && k < 8; k++) {
+        int h = w->live[(k * 7919 + w->steps) % w->live_count];
+        const wr_rec *r = &w->recs[h];
+        cw_transform t = cw_body_transform(w->world, r->id);
+        cw_shape s = cw_body_shape(w->world, r->id);
+        uint32_t cat = 0, col = 0;
+        bool ok = cw_body_filter(w->world, r->id, &cat, &col);
+        if (!same_transform(&t, &r->transform) || !same_shape(&s, &r->shape) || !ok || cat != r->category ||
+            col != r->collides_with || cw_body_user_data(w->world, r->id) != r->user ||
+            cw_body_is_static(w->world, r->id) != r->is_static) {
+            wr_fail(w, "the getters of body {%u, %u} disagree with what was set", r->id.index, r->id.generation);
+            wr_print_body(w, h);
+        }
+    }
+    return w->failures == before;
+}
+
+const wr_event *wr_events(const wr_world *w, int *count)
+{
+    *count = w->log_count;
+    return w->log;
+}
+
+int wr_count_events(const wr_world *w, int phase, int ha, int hb)
+{
+    int n = 0;
+    for (int k = 0; k < w->log_count; k++) {
+        const wr_event *e = &w->log[k];
+        if (e->phase != phase)
+            continue;
+        cw_body_id a = w->recs[ha].id, b = w->recs[hb].id;
+        const cw_contact *c = &e->contact;
+        if ((id_key(c->a) == id_key(a) && id_key(c->b) == id_key(b)) ||
+            (id_key(c->a) == id_key(b) && id_key(c->b) == id_key(a)))
+            n++;
+    }
+    return n;
+}
+
+int wr_expected_count(const wr_world *w) { return w->tcount; }
+
+bool wr_expected(const wr_world *w, int ha, int hb)
+{
+    return map_find(&w->expect, canon_key(w, ha, hb)) != NULL;
+}
+
+static int compare_quads(const void *x, const void *y)
+{
+    const uint32_t *a = x, *b = y;
+    for (int i = 0; i < 4; i++) {
+        static const int order[4] = {0, 2, 1, 3};
+        uint32_t u = a[order[i]], v = b[order[i]];
+        if (u != v)
+            return u < v ? -1 : 1;
+    }
+    return 0;
+}
+
+int wr_expected_pairs(const wr_world *w, uint32_t *out, int max)
+{
+    int n = w->tcount < max ? w->tcount : max;
+    for (int i = 0; i < n; i++) {
+        const wr_rec *a = &w->recs[key_a(w->tpairs[i].key)], *b = &w->recs[key_b(w->tpairs[i].key)];
+        out[4 * i + 0] = a->id.index;
+        out[4 * i + 1] = a->id.generation;
+        out[4 * i + 2] = b->id.index;
+        out[4 * i + 3] = b->id.generation;
+    }
+    qsort(out, (size_t)n, 4 * sizeof *out, compare_quads);
+    return n;
+}
