@@ -53,11 +53,45 @@ typedef struct cw__xf {
     double inv_sx, inv_sy;
 } cw__xf;
 
+// A box for the separating-axis test: centre, half edges and unit edge directions in world units,
+// and its share of the touching tolerance (1e-6 of its smaller scale). Absolute coordinates in
+// double keep about 1e-16 relative precision, and make the test exactly symmetric in its arguments.
+typedef struct cw__obb {
+    double cx, cy;     // centre
+    double ux, uy;     // half of the local x edge
+    double vx, vy;     // half of the local y edge
+    double c, s;       // the rotation: edge normals (c, s) and (-s, c)
+    double tolerance;
+} cw__obb;
+
+// Half the extent of a box's projection on unit axis (nx, ny).
+static inline double cw__obb_radius(const cw__obb *o, double nx, double ny)
+{
+    double p = nx * o->ux + ny * o->uy, q = nx * o->vx + ny * o->vy;
+    return (p < 0 ? -p : p) + (q < 0 ? -q : q);
+}
+
+// Overlap of the two boxes' projections on unit axis (nx, ny), signed distance of the centres in *d.
+static inline double cw__obb_depth(const cw__obb *a, const cw__obb *b, double nx, double ny, double *d)
+{
+    *d = nx * (b->cx - a->cx) + ny * (b->cy - a->cy);
+    return cw__obb_radius(a, nx, ny) + cw__obb_radius(b, nx, ny) - (*d < 0 ? -*d : *d);
+}
+
+// Whether two boxes overlap by more than the touching tolerance on all four edge normals.
+static inline bool cw__obbs_overlap(const cw__obb *a, const cw__obb *b)
+{
+    double tolerance = a->tolerance < b->tolerance ? a->tolerance : b->tolerance, d;
+    return cw__obb_depth(a, b, a->c, a->s, &d) > tolerance && cw__obb_depth(a, b, -a->s, a->c, &d) > tolerance &&
+           cw__obb_depth(a, b, b->c, b->s, &d) > tolerance && cw__obb_depth(a, b, -b->s, b->c, &d) > tolerance;
+}
+
 // A shape ready for the narrowphase: a mask and the transform of its texel space. Boxes become
 // the unit mask with their size folded into the scale.
 typedef struct cw__body {
     const cw_mask *mask;
     cw__xf xf;
+    cw__obb obb; // boxes only
     bool is_box;
     double w, h;        // box size, or the mask's size in texels
     double eps_x, eps_y; // touching tolerance in texel units: 1e-6 local units (a box is one texel)

@@ -56,6 +56,8 @@ static bool try_unrotated(const cw_shape *a, const cw_transform *ta, const cw_sh
 
 bool cw__overlap_bodies(const cw__body *a, const cw__body *b, cw_manifold *manifold)
 {
+    if (manifold == NULL && a->is_box && b->is_box) // the box test is symmetric as it stands
+        return cw__obbs_overlap(&a->obb, &b->obb);
     bool swapped = compare_bodies(a, b) > 0;
     const cw__body *first = swapped ? b : a, *second = swapped ? a : b;
     cw_manifold found;

@@ -79,6 +79,19 @@ static void float_cos_sin(float angle, double *c, double *s)
     }
 }
 
+// The box's centre is its unit texel's centre; the tolerance is 1e-6 local units of its smaller scale.
+static cw__obb box_obb(const cw__body *box)
+{
+    const cw__xf *xf = &box->xf;
+    cw__obb o;
+    cw__to_world(xf, 0.5, 0.5, 0, 0, &o.cx, &o.cy);
+    o.ux = 0.5 * xf->c * xf->sx, o.uy = 0.5 * xf->s * xf->sx;
+    o.vx = -0.5 * xf->s * xf->sy, o.vy = 0.5 * xf->c * xf->sy;
+    o.c = xf->c, o.s = xf->s;
+    o.tolerance = cw__min(fabs(xf->sx) * box->eps_x, fabs(xf->sy) * box->eps_y);
+    return o;
+}
+
 static bool transform_is_valid(const cw_transform *t)
 {
     if (!cw__transform_is_finite(t)) {
@@ -150,6 +163,8 @@ bool cw__prepare(const cw_shape *shape, const cw_transform *t, cw__body *out)
     out->inner_y = 0.5 - out->eps_y;
     xf->inv_sx = 1.0 / xf->sx;
     xf->inv_sy = 1.0 / xf->sy;
+    if (out->is_box)
+        out->obb = box_obb(out);
     return true;
 }
 
@@ -209,11 +224,9 @@ cw_aabb cw__body_aabb(const cw__body *body)
     }
     double lo_x = INFINITY, lo_y = INFINITY, hi_x = -INFINITY, hi_y = -INFINITY;
     if (body->is_box) { // centre plus the half edges' extents: no corner loop
-        double cx, cy, hx, hy;
-        cw__to_world(&body->xf, 0.5, 0.5, 0, 0, &cx, &cy);
-        hx = 0.5 * (fabs(body->xf.c * body->xf.sx) + fabs(body->xf.s * body->xf.sy));
-        hy = 0.5 * (fabs(body->xf.s * body->xf.sx) + fabs(body->xf.c * body->xf.sy));
-        return (cw_aabb){{float_down(cx - hx), float_down(cy - hy)}, {float_up(cx + hx), float_up(cy + hy)}};
+        const cw__obb *o = &body->obb;
+        double hx = fabs(o->ux) + fabs(o->vx), hy = fabs(o->uy) + fabs(o->vy);
+        return (cw_aabb){{float_down(o->cx - hx), float_down(o->cy - hy)}, {float_up(o->cx + hx), float_up(o->cy + hy)}};
     }
     for (int i = 0; i < m->hull_count; i++) {
         double wx, wy;
