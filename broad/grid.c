@@ -13,6 +13,14 @@
 // Cell coordinates are clamped to this range so that any finite coordinate maps to a cell.
 #define CELL_LIMIT 1000000000
 
+// What pairing needs of a proxy, gathered per cell so the scan reads each proxy once per cell.
+typedef struct cw__member {
+    cw__box box;
+    uint32_t index;
+    int32_t cx0, cy0;
+    bool moved, is_static;
+} member;
+
 void cw__grid_init(cw__grid *grid, float cell_size)
 {
     memset(grid, 0, sizeof *grid);
@@ -27,6 +35,7 @@ void cw__grid_free(cw__grid *grid)
     cw__free(grid->cells, grid->cell_capacity * sizeof *grid->cells);
     cw__free(grid->nodes, grid->node_capacity * sizeof *grid->nodes);
     cw__free(grid->large, grid->large_capacity * sizeof *grid->large);
+    cw__free(grid->crowd, grid->crowd_capacity * sizeof *grid->crowd);
     memset(grid, 0, sizeof *grid);
 }
 
@@ -125,6 +134,7 @@ static void add_to_cell(cw__grid *grid, uint32_t index, int32_t cx, int32_t cy)
     grid->nodes[n] = (struct cw__node){(int32_t)index, cell->head};
     cell->head = n;
     cell->count++;
+    grid->filed++;
 }
 
 static void remove_from_cell(cw__grid *grid, uint32_t index, int32_t cx, int32_t cy)
@@ -137,6 +147,7 @@ static void remove_from_cell(cw__grid *grid, uint32_t index, int32_t cx, int32_t
             *link = grid->nodes[n].next;
             grid->nodes[n].next = grid->free_node;
             grid->free_node = n;
+            grid->filed--;
             if (--cell->count == 0)
                 delete_slot(grid, slot);
             return;
@@ -171,12 +182,24 @@ static bool file_large(cw__grid *grid, uint32_t index)
     return true;
 }
 
+// The cells a box covers at the grid's cell size.
+static void cover(const cw__grid *grid, cw__proxy *p)
+{
+    p->cx0 = cell_coord(grid, p->box.min_x), p->cy0 = cell_coord(grid, p->box.min_y);
+    p->cx1 = cell_coord(grid, p->box.max_x), p->cy1 = cell_coord(grid, p->box.max_y);
+}
+
+static bool is_large(const cw__proxy *p)
+{
+    return (int64_t)p->cx1 - p->cx0 + 1 > LARGE_SPAN || (int64_t)p->cy1 - p->cy0 + 1 > LARGE_SPAN;
+}
+
 // Files a proxy whose cell range is set; everything is reserved first so failure changes nothing.
 static bool file(cw__grid *grid, uint32_t index)
 {
     cw__proxy *p = &grid->proxies[index];
     int64_t w = (int64_t)p->cx1 - p->cx0 + 1, h = (int64_t)p->cy1 - p->cy0 + 1;
-    if (w > LARGE_SPAN || h > LARGE_SPAN)
+    if (is_large(p))
         return file_large(grid, index);
     while ((grid->cell_count + (uint32_t)(w * h)) * 2 > grid->cell_capacity)
         if (!grow_cells(grid))
@@ -308,13 +331,6 @@ static int large_with_cells(const cw__grid *grid, uint32_t p, cw__pair_fn *fn, v
     return reported;
 }
 
-// What pairing needs of a proxy, gathered per cell so the scan reads each proxy once per cell.
-typedef struct member {
-    cw__box box;
-    uint32_t index;
-    int32_t cx0, cy0;
-    bool moved, is_static;
-} member;
 
 // Pairs within one cell: every two members, at least one moved, not both static, whose AABBs
 // overlap and whose intersection's min corner lies in this cell.
@@ -344,8 +360,8 @@ static int pairs_in_cell(const cw__grid *grid, const cw__cell *cell, member *mem
 }
 
 // When most proxies moved, scanning the cells in memory order touches each proxy a few times
-// instead of once per neighbour.
-static int pairs_by_cells(const cw__grid *grid, cw__pair_fn *fn, void *context)
+// instead of once per neighbour. Returns -1 if a crowded cell needed scratch memory and none was had.
+static int pairs_by_cells(cw__grid *grid, cw__pair_fn *fn, void *context)
 {
     enum { LOCAL = 128 };
     member local[LOCAL];
@@ -354,27 +370,24 @@ static int pairs_by_cells(const cw__grid *grid, cw__pair_fn *fn, void *context)
         const cw__cell *cell = &grid->cells[slot];
         if (cell->key == CELL_EMPTY || cell->count < 2)
             continue;
-        if (cell->count <= LOCAL) {
-            reported += pairs_in_cell(grid, cell, local, fn, context);
-            continue;
+        member *members = local;
+        if (cell->count > LOCAL) { // a crowd far beyond the cell size: scratch kept for the next time
+            void *crowd = grid->crowd;
+            if (!cw__reserve(&crowd, sizeof(member), &grid->crowd_capacity, (uint32_t)cell->count))
+                return -1;
+            members = grid->crowd = crowd;
         }
-        member *many = cw__alloc((size_t)cell->count * sizeof *many); // a crowd far beyond the cell size
-        if (many == NULL)
-            continue; // out of memory: those pairs are found again when the crowd thins
-        reported += pairs_in_cell(grid, cell, many, fn, context);
-        cw__free(many, (size_t)cell->count * sizeof *many);
+        reported += pairs_in_cell(grid, cell, members, fn, context);
     }
     return reported;
 }
 
-int cw__grid_pairs(const cw__grid *grid, const uint32_t *moved, int moved_count, cw__pair_fn *fn, void *context)
+int cw__grid_pairs(cw__grid *grid, const uint32_t *moved, int moved_count, cw__pair_fn *fn, void *context)
 {
-    int reported = 0, filed = 0;
-    for (uint32_t i = 0; i < grid->cell_capacity && filed <= 4 * moved_count; i++)
-        filed += grid->cells[i].key != CELL_EMPTY ? grid->cells[i].count : 0;
-    bool scan_cells = 4 * moved_count >= filed;
-    if (scan_cells)
-        reported += pairs_by_cells(grid, fn, context);
+    int reported = 0;
+    bool scan_cells = 4 * (uint64_t)moved_count >= grid->filed;
+    if (scan_cells && (reported = pairs_by_cells(grid, fn, context)) < 0)
+        return -1;
     for (int i = 0; i < moved_count; i++) {
         uint32_t p = moved[i];
         if (p >= grid->proxy_capacity || !grid->proxies[p].live)
@@ -389,24 +402,47 @@ int cw__grid_pairs(const cw__grid *grid, const uint32_t *moved, int moved_count,
     return reported;
 }
 
+// Reserves cell slots, nodes and large-list room for filing every live proxy at `cell_size`.
+static bool reserve_for_size(cw__grid *grid, float cell_size)
+{
+    cw__grid sized = *grid;
+    sized.cell_size = cell_size, sized.inv_cell_size = 1.0f / cell_size;
+    uint32_t entries = 0, large = 0;
+    for (uint32_t i = 0; i < grid->proxy_capacity; i++) {
+        cw__proxy p = grid->proxies[i];
+        if (!p.live)
+            continue;
+        cover(&sized, &p);
+        if (is_large(&p))
+            large++;
+        else
+            entries += (uint32_t)(((int64_t)p.cx1 - p.cx0 + 1) * ((int64_t)p.cy1 - p.cy0 + 1));
+    }
+    while (entries * 2 > grid->cell_capacity)
+        if (!grow_cells(grid))
+            return false;
+    void *list = grid->large;
+    if (!cw__reserve(&list, sizeof(uint32_t), &grid->large_capacity, large))
+        return false;
+    grid->large = list;
+    return reserve_nodes(grid, (int32_t)(entries > grid->filed ? entries - grid->filed : 0)); // unfiling frees `filed`
+}
+
 bool cw__grid_set_cell_size(cw__grid *grid, float cell_size)
 {
+    if (!reserve_for_size(grid, cell_size))
+        return false;
     for (uint32_t i = 0; i < grid->proxy_capacity; i++)
         if (grid->proxies[i].live)
             unfile(grid, i);
     grid->cell_size = cell_size;
     grid->inv_cell_size = 1.0f / cell_size;
-    bool ok = true;
     for (uint32_t i = 0; i < grid->proxy_capacity; i++) {
         cw__proxy *p = &grid->proxies[i];
         if (!p->live)
             continue;
-        p->cx0 = cell_coord(grid, p->box.min_x), p->cy0 = cell_coord(grid, p->box.min_y);
-        p->cx1 = cell_coord(grid, p->box.max_x), p->cy1 = cell_coord(grid, p->box.max_y);
-        if (!file(grid, i) && !file_large(grid, i)) {
-            p->live = false; // cannot happen unless memory runs out twice; the proxy drops out
-            ok = false;
-        }
+        cover(grid, p);
+        file(grid, i); // everything it needs was reserved above
     }
-    return ok;
+    return true;
 }

@@ -46,6 +46,9 @@ typedef struct cw__grid {
     int32_t free_node;
     uint32_t *large;                 // indices of the large proxies
     uint32_t large_count, large_capacity;
+    uint32_t filed;                  // cell entries in use
+    struct cw__member *crowd;        // scratch for cells more crowded than the stack buffer
+    uint32_t crowd_capacity;
 } cw__grid;
 
 // Initialises an empty grid; the cell size must be finite and > 0. Allocation-free.
@@ -65,11 +68,12 @@ bool cw__grid_update(cw__grid *grid, uint32_t index, const cw__box *box, bool is
 void cw__grid_remove(cw__grid *grid, uint32_t index);
 
 // Reports every candidate pair with at least one of the `moved` proxies (those updated since
-// cw__grid_begin_step), each exactly once. Returns the number of pairs reported.
-int cw__grid_pairs(const cw__grid *grid, const uint32_t *moved, int moved_count, cw__pair_fn *fn, void *context);
+// cw__grid_begin_step), each exactly once. Returns the number of pairs reported, or -1 if memory
+// ran out (then some pairs were not reported).
+int cw__grid_pairs(cw__grid *grid, const uint32_t *moved, int moved_count, cw__pair_fn *fn, void *context);
 
-// Changes the cell size and re-files every proxy. Returns false if memory runs out (the grid is
-// then left with the new size and possibly some proxies in the large list).
+// Changes the cell size and re-files every proxy. Returns false if memory runs out, and then the
+// grid is as it was.
 bool cw__grid_set_cell_size(cw__grid *grid, float cell_size);
 
 // Number of proxies in the large list.

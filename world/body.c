@@ -26,8 +26,7 @@ cw__slot *cw__world_slot(const cw_world *world, cw_body_id id)
 {
     if (!check_world(world))
         return NULL;
-    if (id.index == 0 || id.index >= world->slot_count || !world->slots[id.index].alive ||
-        world->slots[id.index].generation != id.generation) {
+    if (!cw_body_is_valid(world, id)) {
         cw__fail("The body id is stale or null: that body was destroyed or never existed.");
         return NULL;
     }
@@ -36,27 +35,49 @@ cw__slot *cw__world_slot(const cw_world *world, cw_body_id id)
 
 bool cw_body_is_valid(const cw_world *world, cw_body_id id)
 {
-    return world != NULL && id.index != 0 && id.index < world->slot_count && world->slots[id.index].alive &&
-           world->slots[id.index].generation == id.generation;
+    return world != NULL && id.index != 0 && id.index < world->slot_count &&
+           world->hot[id.index].state == CW__ALIVE && world->slots[id.index].generation == id.generation;
 }
 
-bool cw__world_mark_dirty(cw_world *world, uint32_t index)
+void cw__world_mark_dirty(cw_world *world, uint32_t index)
 {
     cw__slot *slot = &world->slots[index];
     if (slot->dirty)
-        return true;
-    if (world->dirty_count == world->dirty_capacity) {
-        void *dirty = world->dirty;
-        if (!cw__reserve(&dirty, sizeof(uint32_t), &world->dirty_capacity, world->dirty_count + 1))
-            return false;
-        world->dirty = dirty;
-    }
-    world->dirty[world->dirty_count++] = index;
+        return;
+    // Room for every slot was reserved when the slot was made, so this never allocates.
+    world->dirty.items[world->dirty.count++] = index;
     slot->dirty = true;
+}
+
+// Grows the slot arrays and every per-body list to `capacity` bodies, so that marking, moving and
+// destroying bodies never allocate. False (nothing lost) if memory runs out.
+static bool reserve_slots(cw_world *world, uint32_t needed)
+{
+    if (needed <= world->slot_capacity)
+        return true;
+    uint32_t capacity = world->slot_capacity < 64 ? 64 : world->slot_capacity + world->slot_capacity / 2;
+    capacity = capacity < needed ? needed : capacity;
+    cw__slot *slots = cw__alloc(capacity * sizeof *slots);
+    cw__hot *hot = cw__alloc(capacity * sizeof *hot);
+    if (slots == NULL || hot == NULL || !cw__u32s_reserve(&world->dirty, capacity) ||
+        !cw__u32s_reserve(&world->moved, capacity) || !cw__u32s_reserve(&world->dying, capacity)) {
+        cw__free(slots, capacity * sizeof *slots);
+        cw__free(hot, capacity * sizeof *hot);
+        return false;
+    }
+    memset(slots, 0, capacity * sizeof *slots);
+    memset(hot, 0, capacity * sizeof *hot);
+    if (world->slot_capacity > 0) {
+        memcpy(slots, world->slots, world->slot_capacity * sizeof *slots);
+        memcpy(hot, world->hot, world->slot_capacity * sizeof *hot);
+    }
+    cw__free(world->slots, world->slot_capacity * sizeof *world->slots);
+    cw__free(world->hot, world->slot_capacity * sizeof *world->hot);
+    world->slots = slots, world->hot = hot, world->slot_capacity = capacity;
     return true;
 }
 
-// A free slot index (reusing destroyed ones first), or 0 if memory runs out.
+// A free slot index (reusing freed ones first), or 0 if memory runs out.
 static uint32_t take_slot(cw_world *world)
 {
     if (world->free_slot != 0) {
@@ -65,20 +86,20 @@ static uint32_t take_slot(cw_world *world)
         return index;
     }
     uint32_t index = world->slot_count == 0 ? 1 : world->slot_count; // slot 0 stays unused
-    void *slots = world->slots;
-    uint32_t old_capacity = world->slot_capacity;
-    if (!cw__reserve(&slots, sizeof(cw__slot), &world->slot_capacity, index + 1))
+    if (!reserve_slots(world, index + 1))
         return 0;
-    world->slots = slots;
-    memset(world->slots + old_capacity, 0, (world->slot_capacity - old_capacity) * sizeof(cw__slot));
     world->slot_count = index + 1;
     return index;
 }
 
-static void give_back_slot(cw_world *world, uint32_t index)
+// The hot copy of what the pair loop reads.
+static void refresh_hot(cw_world *world, uint32_t index)
 {
-    world->slots[index].next_free = world->free_slot;
-    world->free_slot = index;
+    const cw__slot *slot = &world->slots[index];
+    cw__hot *hot = &world->hot[index];
+    hot->is_box = slot->prepared.is_box;
+    if (hot->is_box)
+        hot->obb = slot->prepared.obb;
 }
 
 cw_body_id cw_body_create(cw_world *world, const cw_body_def *def)
@@ -98,15 +119,12 @@ cw_body_id cw_body_create(cw_world *world, const cw_body_def *def)
         return null_id;
     cw__slot *slot = &world->slots[index];
     uint32_t generation = slot->generation + 1 == 0 ? 1 : slot->generation + 1;
-    *slot = (cw__slot){.generation = generation, .alive = true, .is_static = def->is_static,
-                       .category = def->category, .collides_with = def->collides_with,
-                       .user_data = def->user_data, .shape = def->shape, .transform = def->transform,
-                       .prepared = prepared};
-    if (!cw__world_mark_dirty(world, index)) {
-        slot->alive = false;
-        give_back_slot(world, index);
-        return null_id;
-    }
+    *slot = (cw__slot){.generation = generation, .user_data = def->user_data, .shape = def->shape,
+                       .transform = def->transform, .prepared = prepared};
+    world->hot[index] = (cw__hot){.category = def->category, .collides_with = def->collides_with,
+                                  .state = CW__ALIVE, .is_static = def->is_static};
+    refresh_hot(world, index);
+    cw__world_mark_dirty(world, index);
     world->bodies++;
     world->static_bodies += def->is_static;
     return (cw_body_id){index, generation};
@@ -117,15 +135,15 @@ void cw_body_destroy(cw_world *world, cw_body_id id)
     cw__slot *slot = cw__world_slot(world, id);
     if (slot == NULL)
         return;
-    cw__world_drop_pairs(world, id.index);
+    // The slot keeps its id and user data until the next step has reported the ends of its pairs.
     cw__grid_remove(&world->grid, id.index);
+    world->hot[id.index].state = CW__DYING;
+    world->dying.items[world->dying.count++] = id.index;
     world->extent_sum -= slot->extent;
+    slot->extent = 0;
     world->bodies--;
-    world->static_bodies -= slot->is_static;
-    slot->alive = false;
-    slot->generation = slot->generation + 1 == 0 ? 1 : slot->generation + 1; // old ids go stale now
+    world->static_bodies -= world->hot[id.index].is_static;
     slot->dirty = false; // a stale entry in the dirty list is skipped by the step
-    give_back_slot(world, id.index);
 }
 
 // Applies a new shape and/or transform after validating them together.
@@ -137,13 +155,13 @@ static bool reshape(cw_world *world, cw_body_id id, const cw_shape *shape, const
     cw__body prepared;
     if (!cw__prepare(shape ? shape : &slot->shape, transform ? transform : &slot->transform, &prepared))
         return false;
-    if (!cw__world_mark_dirty(world, id.index))
-        return false;
+    cw__world_mark_dirty(world, id.index);
     if (shape)
         slot->shape = *shape;
     if (transform)
         slot->transform = *transform;
     slot->prepared = prepared;
+    refresh_hot(world, id.index);
     return true;
 }
 
@@ -167,11 +185,11 @@ bool cw_body_set_shape(cw_world *world, cw_body_id body, const cw_shape *shape)
 
 bool cw_body_set_filter(cw_world *world, cw_body_id body, uint32_t category, uint32_t collides_with)
 {
-    cw__slot *slot = cw__world_slot(world, body);
-    if (slot == NULL || !cw__world_mark_dirty(world, body.index))
+    if (cw__world_slot(world, body) == NULL)
         return false;
-    slot->category = category;
-    slot->collides_with = collides_with;
+    cw__world_mark_dirty(world, body.index);
+    world->hot[body.index].category = category;
+    world->hot[body.index].collides_with = collides_with;
     return true;
 }
 
@@ -180,6 +198,11 @@ bool cw_body_set_user_data(cw_world *world, cw_body_id body, void *user_data)
     cw__slot *slot = cw__world_slot(world, body);
     if (slot == NULL)
         return false;
+    // The rest of this step's events show the user data as it was when their callbacks began.
+    if (world->in_callback && slot->user_saved_step != world->step) {
+        slot->step_user_data = slot->user_data;
+        slot->user_saved_step = world->step;
+    }
     slot->user_data = user_data;
     return true;
 }
@@ -206,20 +229,18 @@ void *cw_body_user_data(const cw_world *world, cw_body_id body)
 
 bool cw_body_filter(const cw_world *world, cw_body_id body, uint32_t *category, uint32_t *collides_with)
 {
-    const cw__slot *slot = cw__world_slot(world, body);
-    if (slot == NULL)
+    if (cw__world_slot(world, body) == NULL)
         return false;
     if (category)
-        *category = slot->category;
+        *category = world->hot[body.index].category;
     if (collides_with)
-        *collides_with = slot->collides_with;
+        *collides_with = world->hot[body.index].collides_with;
     return true;
 }
 
 bool cw_body_is_static(const cw_world *world, cw_body_id body)
 {
-    const cw__slot *slot = cw__world_slot(world, body);
-    return slot ? slot->is_static : false;
+    return cw__world_slot(world, body) ? world->hot[body.index].is_static : false;
 }
 
 bool cw_body_aabb(const cw_world *world, cw_body_id body, cw_aabb *aabb)

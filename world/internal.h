@@ -1,117 +1,107 @@
-// The world's private types, shared by world.c (stepping and events) and body.c (the body API).
+// The world's private types, shared by world.c (stepping and events), body.c (the body API) and
+// touching.c (the sorted set of touching pairs).
 #ifndef CW_WORLD_INTERNAL_H
 #define CW_WORLD_INTERNAL_H
 
 #include "../broad/grid.h"
 #include "../narrow/internal.h"
 
-#include <string.h>
+// A slot's life: free, holding a live body, or holding a destroyed body whose id and user data are
+// still needed for the ends of its contacts (delivered at the next step, then the slot is freed).
+enum { CW__FREE = 0, CW__ALIVE = 1, CW__DYING = 2 };
 
-// uthash allocates through the user's allocator and reports failure instead of calling exit().
-#define HASH_NONFATAL_OOM 1
-#define uthash_malloc(size) cw__alloc(size)
-#define uthash_free(pointer, size) cw__free((pointer), (size))
-#define uthash_nonfatal_oom(element) cw__hash_out_of_memory()
-// Every key is a 64-bit pair key: one multiply mixes it better and far faster than uthash's default
-// byte-wise Jenkins hash.
-#define HASH_FUNCTION(keyptr, keylen, hashv)                                                               \
-    do {                                                                                                   \
-        uint64_t cw__key;                                                                                  \
-        memcpy(&cw__key, (keyptr), sizeof cw__key);                                                        \
-        cw__key *= 0x9E3779B97F4A7C15ull;                                                                  \
-        (hashv) = (unsigned)(cw__key >> 32) ^ (unsigned)cw__key;                                           \
-    } while (0)
-#include <uthash.h>
-
-// Called by uthash when it could not allocate (the table keeps working, possibly slower).
-void cw__hash_out_of_memory(void);
-
-// A pair of bodies touching after the last step. Records are recycled through a free list, so a
-// warmed-up world allocates none.
-typedef struct cw__pair {
-    uint64_t key;          // a.index << 32 | b.index
-    cw_body_id a, b;       // a.index < b.index
-    uint32_t stamp;        // the step that last found it touching
-    bool live;             // in the table (records are pooled in chunks)
-    bool fresh;            // began in the current step
-    bool reported;         // its begin has been delivered (an end will then be owed)
-    cw_manifold manifold;  // as of the last step that tested it (kept for stays of resting pairs)
-    struct cw__pair *prev_a, *next_a, *prev_b, *next_b; // the contact lists of a and b
-    UT_hash_handle hh;
-} cw__pair;
+// What the step reads for every candidate pair, kept compact and apart from the rest of the slot
+// so that the pair loop touches little memory.
+typedef struct cw__hot {
+    cw__obb obb;            // boxes: the SAT form of shape and transform (a copy of prepared.obb)
+    uint32_t category, collides_with;
+    uint32_t moved_step;    // the last step that re-filed the body, so its pairs were re-tested
+    uint8_t state, is_box, is_static;
+} cw__hot;
 
 typedef struct cw__slot {
-    uint32_t generation;   // of the current or last body in the slot
-    bool alive;
-    bool is_static;
-    bool dirty;            // changed since the last step: its AABB and pairs are redone
-    uint32_t category, collides_with;
+    uint32_t generation;    // of the current or last body in the slot
+    bool dirty;             // changed since the last step: its AABB and pairs are redone
     void *user_data;
+    void *step_user_data;   // user_data as the current delivery began, if a callback changed it
+    uint32_t user_saved_step; // the step whose delivery saved step_user_data
     cw_shape shape;
     cw_transform transform;
-    cw__body prepared;     // the narrowphase form of shape and transform
-    float extent;          // the larger side of its AABB, for the automatic cell size
-    cw__pair *contacts;    // pairs it is in (a list through prev_a/next_a or prev_b/next_b)
-    uint32_t next_free;    // free-slot list, 0 = end
+    cw__body prepared;      // the narrowphase form of shape and transform
+    float extent;           // the larger side of its AABB, for the automatic cell size
+    uint32_t next_free;     // free-slot list, 0 = end
 } cw__slot;
 
-// Pair records live in chunks that never move (uthash keeps pointers to them) and are scanned in
-// memory order to find ended pairs and stays.
-#define CW__PAIR_CHUNK 512
-typedef struct cw__pair_chunk {
-    struct cw__pair_chunk *next;
-    cw__pair items[CW__PAIR_CHUNK];
-} cw__pair_chunk;
+// Per touching pair.
+enum { CW__REPORTED = 1, CW__FRESH = 2 }; // an end is owed; began in the current step
 
-// One event, copied out of the pair table before any callback runs.
-typedef struct cw__event {
-    uint64_t order; // a.index << 32 | b.index
-    cw_contact contact;
-} cw__event;
-
-typedef struct cw__events {
-    cw__event *items;
+// The touching pairs, in ascending key order (a.index << 32 | b.index).
+typedef struct cw__touching {
+    uint64_t *keys;
+    uint8_t *flags;
+    cw_manifold *manifolds; // only when on_begin or on_stay is set
     uint32_t count, capacity;
-} cw__events;
+} cw__touching;
+
+// A growable array of 32-bit values.
+typedef struct cw__u32s {
+    uint32_t *items;
+    uint32_t count, capacity;
+} cw__u32s;
+
+// A growable array of 64-bit pair keys.
+typedef struct cw__u64s {
+    uint64_t *items;
+    uint32_t count, capacity;
+} cw__u64s;
 
 struct cw_world {
     cw_world_def def;
     bool auto_cell;
     bool in_callback;
+    bool step_failed;       // the current step ran out of memory and will be redone
     uint32_t step;
-    cw__slot *slots;       // slot 0 is never used: index 0 means "no body"
+    cw__slot *slots;        // slot 0 is never used: index 0 means "no body"
+    cw__hot *hot;           // parallel to slots
     uint32_t slot_count, slot_capacity, free_slot;
     int bodies, static_bodies;
-    double extent_sum;     // of the live bodies' extents
-    uint32_t *dirty;       // bodies changed since the last step
-    uint32_t dirty_count, dirty_capacity;
-    uint32_t *moved;       // the dirty list taken by the current step
-    uint32_t moved_count, moved_capacity;
+    double extent_sum;      // of the live bodies' extents
+    cw__u32s dirty;         // bodies changed since the last step
+    cw__u32s moved;         // the dirty list taken by the current step
+    cw__u32s dying;         // destroyed bodies whose slots wait for their ends
     cw__grid grid;
-    cw__pair *pairs;       // uthash table by key
-    cw__pair_chunk *chunks; // every pair record ever allocated
-    cw__pair *free_pairs;  // recycled records (linked through next_a)
-    uint32_t *moved_step;  // per slot: the last step that re-tested the body's pairs
-    uint32_t moved_step_capacity;
-    uint32_t *candidates;  // the current step's candidate pairs, two indices each
-    uint32_t candidate_count, candidate_capacity; // in indices
-    cw__pair **fresh;      // pairs that began in the current step
-    uint32_t fresh_count, fresh_capacity;
-    cw__events pending;    // ends owed by bodies destroyed since the last delivery
-    cw__events ends, begins, stays; // the current step's events, sorted before delivery
+    cw__u32s candidates;    // the current step's candidate pairs, two indices each
+    cw__u64s found;         // the touching pairs with a moved body, then sorted
+    cw__u64s sort_scratch;
+    cw__touching touching[2]; // before and after the current step; `current` is the latest
+    int current;
+    cw__u32s ends;          // positions in the previous touching set
+    cw__u32s begins;        // positions in the current touching set
     cw_world_stats stats;
 };
 
 // The slot of a live body named by `id`, or NULL (with an error) if the id is stale or null.
 cw__slot *cw__world_slot(const cw_world *world, cw_body_id id);
 
-// Marks a body changed so the next step redoes its AABB and pairs. False if memory runs out.
-bool cw__world_mark_dirty(cw_world *world, uint32_t index);
+// Marks a body changed so the next step redoes its AABB and pairs. Never allocates.
+void cw__world_mark_dirty(cw_world *world, uint32_t index);
 
-// Removes every pair of body `index`: those whose begin was delivered get an end in the next step.
-void cw__world_drop_pairs(cw_world *world, uint32_t index);
+// Growable arrays: make room for `needed` items; false (unchanged) if memory runs out.
+bool cw__u32s_reserve(cw__u32s *array, uint32_t needed);
+bool cw__u64s_reserve(cw__u64s *array, uint32_t needed);
+void cw__u32s_free(cw__u32s *array);
+void cw__u64s_free(cw__u64s *array);
 
-// Appends an event; false if memory runs out.
-bool cw__events_push(cw__events *events, const cw_contact *contact);
+// touching.c: the sorted pair set.
+// Sorts `keys` ascending (radix sort on the bits below index_bound in each half); `scratch` must
+// hold as many keys. Allocation-free.
+void cw__sort_pair_keys(uint64_t *keys, uint64_t *scratch, uint32_t count, uint32_t index_bound);
+// Makes room for `needed` pairs (and manifolds if `with_manifolds`); false if memory runs out.
+bool cw__touching_reserve(cw__touching *set, uint32_t needed, bool with_manifolds);
+void cw__touching_free(cw__touching *set);
+
+static inline uint64_t cw__pair_key(uint32_t a, uint32_t b) { return ((uint64_t)a << 32) | b; }
+static inline uint32_t cw__key_a(uint64_t key) { return (uint32_t)(key >> 32); }
+static inline uint32_t cw__key_b(uint64_t key) { return (uint32_t)key; }
 
 #endif
