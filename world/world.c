@@ -331,6 +331,8 @@ static void deliver(cw_world *world)
 // Bodies destroyed by this step's callbacks wait for the next step.
 static void free_dying(cw_world *world, uint32_t ended)
 {
+    if (ended == 0)
+        return;
     for (uint32_t k = 0; k < ended; k++) {
         uint32_t index = world->dying.items[k];
         world->hot[index].state = CW__FREE;
