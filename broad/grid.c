@@ -36,6 +36,8 @@ void cw__grid_free(cw__grid *grid)
     cw__free(grid->nodes, grid->node_capacity * sizeof *grid->nodes);
     cw__free(grid->large, grid->large_capacity * sizeof *grid->large);
     cw__free(grid->crowd, grid->crowd_capacity * sizeof *grid->crowd);
+    cw__free(grid->cell_start, grid->cell_start_capacity * sizeof *grid->cell_start);
+    cw__free(grid->sorted, grid->sorted_capacity * sizeof *grid->sorted);
     memset(grid, 0, sizeof *grid);
 }
 
@@ -164,11 +166,14 @@ static void unfile(cw__grid *grid, uint32_t index)
                 grid->large[i] = grid->large[--grid->large_count];
                 break;
             }
-    } else {
-        for (int32_t cy = p->cy0; cy <= p->cy1; cy++)
-            for (int32_t cx = p->cx0; cx <= p->cx1; cx++)
-                remove_from_cell(grid, index, cx, cy);
+        return;
     }
+    grid->small_count--;
+    if (grid->cells_stale)
+        return;
+    for (int32_t cy = p->cy0; cy <= p->cy1; cy++)
+        for (int32_t cx = p->cx0; cx <= p->cx1; cx++)
+            remove_from_cell(grid, index, cx, cy);
 }
 
 static bool file_large(cw__grid *grid, uint32_t index)
@@ -201,12 +206,17 @@ static bool file(cw__grid *grid, uint32_t index)
     int64_t w = (int64_t)p->cx1 - p->cx0 + 1, h = (int64_t)p->cy1 - p->cy0 + 1;
     if (is_large(p))
         return file_large(grid, index);
-    while ((grid->cell_count + (uint32_t)(w * h)) * 2 > grid->cell_capacity)
-        if (!grow_cells(grid))
+    if (!grid->cells_stale) {
+        while ((grid->cell_count + (uint32_t)(w * h)) * 2 > grid->cell_capacity)
+            if (!grow_cells(grid))
+                return false;
+        if (!reserve_nodes(grid, (int32_t)(w * h)))
             return false;
-    if (!reserve_nodes(grid, (int32_t)(w * h)))
-        return false;
+    }
     p->large = false;
+    grid->small_count++;
+    if (grid->cells_stale)
+        return true;
     for (int32_t cy = p->cy0; cy <= p->cy1; cy++)
         for (int32_t cx = p->cx0; cx <= p->cx1; cx++)
             add_to_cell(grid, index, cx, cy);
@@ -334,26 +344,119 @@ static int large_with_cells(const cw__grid *grid, uint32_t p, cw__pair_fn *fn, v
 
 // Pairs within one cell: every two members, at least one moved, not both static, whose AABBs
 // overlap and whose intersection's min corner lies in this cell.
-static int pairs_in_cell(const cw__grid *grid, const cw__cell *cell, member *members, cw__pair_fn *fn, void *context)
+static member member_of(const cw__grid *grid, uint32_t index)
 {
-    int32_t cx = (int32_t)(uint32_t)((uint64_t)cell->key >> 32), cy = (int32_t)(uint32_t)(uint64_t)cell->key;
-    int n = 0;
-    for (int32_t node = cell->head; node >= 0; node = grid->nodes[node].next) {
-        uint32_t index = (uint32_t)grid->nodes[node].proxy;
-        const cw__proxy *p = &grid->proxies[index];
-        members[n++] = (member){p->box, index, p->cx0, p->cy0, p->moved_stamp == grid->stamp, p->is_static};
-    }
+    const cw__proxy *p = &grid->proxies[index];
+    return (member){p->box, index, p->cx0, p->cy0, p->moved_stamp == grid->stamp, p->is_static};
+}
+
+// Pairs among the members of cell (cx, cy): every two, at least one moved, not both static, whose
+// AABBs overlap and whose intersection's min corner lies in this cell.
+static int pairs_among(const member *members, int n, int32_t cx, int32_t cy, cw__pair_fn *fn, void *context)
+{
     int reported = 0;
     for (int i = 0; i < n; i++) {
         const member *a = &members[i];
         for (int j = i + 1; j < n; j++) {
             const member *b = &members[j];
-            if ((!a->moved && !b->moved) || (a->is_static && b->is_static) || !boxes_overlap(&a->box, &b->box))
-                continue;
-            if ((a->cx0 > b->cx0 ? a->cx0 : b->cx0) != cx || (a->cy0 > b->cy0 ? a->cy0 : b->cy0) != cy)
+            // One branch for the lot: each condition alone is a coin flip the predictor would miss.
+            bool wanted = (a->moved | b->moved) & !(a->is_static & b->is_static) &
+                          (a->box.min_x < b->box.max_x) & (b->box.min_x < a->box.max_x) &
+                          (a->box.min_y < b->box.max_y) & (b->box.min_y < a->box.max_y) &
+                          ((a->cx0 > b->cx0 ? a->cx0 : b->cx0) == cx) & ((a->cy0 > b->cy0 ? a->cy0 : b->cy0) == cy);
+            if (!wanted)
                 continue;
             fn(context, a->index < b->index ? a->index : b->index, a->index < b->index ? b->index : a->index);
             reported++;
+        }
+    }
+    return reported;
+}
+
+static int pairs_in_cell(const cw__grid *grid, const cw__cell *cell, member *members, cw__pair_fn *fn, void *context)
+{
+    int32_t cx = (int32_t)(uint32_t)((uint64_t)cell->key >> 32), cy = (int32_t)(uint32_t)(uint64_t)cell->key;
+    int n = 0;
+    for (int32_t node = cell->head; node >= 0; node = grid->nodes[node].next)
+        members[n++] = member_of(grid, (uint32_t)grid->nodes[node].proxy);
+    return pairs_among(members, n, cx, cy, fn, context);
+}
+
+// The cell range covered by the filed proxies, and how many cell entries they make.
+typedef struct extent {
+    int32_t x0, y0, x1, y1;
+    uint64_t entries;
+} extent;
+
+static extent filed_extent(const cw__grid *grid)
+{
+    extent e = {INT32_MAX, INT32_MAX, INT32_MIN, INT32_MIN, 0};
+    for (uint32_t i = 0; i < grid->proxy_capacity; i++) {
+        const cw__proxy *p = &grid->proxies[i];
+        if (!p->live || p->large)
+            continue;
+        e.x0 = p->cx0 < e.x0 ? p->cx0 : e.x0, e.y0 = p->cy0 < e.y0 ? p->cy0 : e.y0;
+        e.x1 = p->cx1 > e.x1 ? p->cx1 : e.x1, e.y1 = p->cy1 > e.y1 ? p->cy1 : e.y1;
+        e.entries += (uint64_t)((int64_t)p->cx1 - p->cx0 + 1) * (uint64_t)((int64_t)p->cy1 - p->cy0 + 1);
+    }
+    return e;
+}
+
+// Files every proxy's member record in a flat array, cell by cell (a counting sort on the dense cell
+// number): reads the proxies in order and each cell's members contiguously, with no lists to chase.
+static void sort_into_cells(cw__grid *grid, const extent *e, uint32_t width, uint32_t cells)
+{
+    uint32_t *start = grid->cell_start;
+    memset(start, 0, (cells + 1) * sizeof *start);
+    for (int pass = 0; pass < 2; pass++) { // count, then place
+        for (uint32_t i = 0; i < grid->proxy_capacity; i++) {
+            const cw__proxy *p = &grid->proxies[i];
+            if (!p->live || p->large)
+                continue;
+            member m = member_of(grid, i);
+            for (int32_t cy = p->cy0; cy <= p->cy1; cy++) {
+                uint32_t row = (uint32_t)(cy - e->y0) * width + 1;
+                for (int32_t cx = p->cx0; cx <= p->cx1; cx++) {
+                    uint32_t c = row + (uint32_t)(cx - e->x0);
+                    if (pass == 0)
+                        start[c]++;
+                    else
+                        grid->sorted[start[c]++] = m;
+                }
+            }
+        }
+        if (pass == 0) // cell k counts in start[k + 1]; sums turn that into where k starts, and
+            for (uint32_t c = 1, sum = 0, n; c <= cells; c++) // placing leaves it where k ends
+
+                n = start[c], start[c] = sum, sum += n;
+    }
+}
+
+// When most proxies moved and the cells in use are dense, sorting every proxy into a flat array by
+// cell beats walking the cell table. Returns -2 when the cells are too sparse for it, -1 if memory ran out.
+static int pairs_by_sorting(cw__grid *grid, cw__pair_fn *fn, void *context)
+{
+    extent e = filed_extent(grid);
+    if (e.entries == 0)
+        return 0;
+    uint64_t width = (uint64_t)((int64_t)e.x1 - e.x0 + 1), cells = width * (uint64_t)((int64_t)e.y1 - e.y0 + 1);
+    if (cells > 4 * e.entries + 4096 || e.entries > UINT32_MAX / 2)
+        return -2;
+    void *start = grid->cell_start, *sorted = grid->sorted;
+    if (!cw__reserve(&start, sizeof(uint32_t), &grid->cell_start_capacity, (uint32_t)cells + 2) ||
+        !cw__reserve(&sorted, sizeof(member), &grid->sorted_capacity, (uint32_t)e.entries)) {
+        grid->cell_start = start, grid->sorted = sorted;
+        return -1;
+    }
+    grid->cell_start = start, grid->sorted = sorted;
+    sort_into_cells(grid, &e, (uint32_t)width, (uint32_t)cells);
+    int reported = 0;
+    uint32_t c = 0;
+    for (int32_t cy = e.y0; cy <= e.y1; cy++) {
+        for (int32_t cx = e.x0; cx <= e.x1; cx++, c++) {
+            uint32_t first = grid->cell_start[c], end = grid->cell_start[c + 1];
+            if (end - first >= 2)
+                reported += pairs_among(grid->sorted + first, (int)(end - first), cx, cy, fn, context);
         }
     }
     return reported;
@@ -382,27 +485,9 @@ static int pairs_by_cells(cw__grid *grid, cw__pair_fn *fn, void *context)
     return reported;
 }
 
-int cw__grid_pairs(cw__grid *grid, const uint32_t *moved, int moved_count, cw__pair_fn *fn, void *context)
-{
-    int reported = 0;
-    bool scan_cells = 4 * (uint64_t)moved_count >= grid->filed;
-    if (scan_cells && (reported = pairs_by_cells(grid, fn, context)) < 0)
-        return -1;
-    for (int i = 0; i < moved_count; i++) {
-        uint32_t p = moved[i];
-        if (p >= grid->proxy_capacity || !grid->proxies[p].live)
-            continue;
-        if (grid->proxies[p].large)
-            reported += large_with_cells(grid, p, fn, context);
-        else if (!scan_cells)
-            reported += pairs_in_cells(grid, p, fn, context);
-        if (grid->large_count > 0)
-            reported += pairs_with_large(grid, p, fn, context);
-    }
-    return reported;
-}
 
-// Reserves cell slots, nodes and large-list room for filing every live proxy at `cell_size`.
+// Reserves cell slots, nodes and large-list room for filing every live proxy at `cell_size` into
+// an empty cell table.
 static bool reserve_for_size(cw__grid *grid, float cell_size)
 {
     cw__grid sized = *grid;
@@ -425,24 +510,87 @@ static bool reserve_for_size(cw__grid *grid, float cell_size)
     if (!cw__reserve(&list, sizeof(uint32_t), &grid->large_capacity, large))
         return false;
     grid->large = list;
-    return reserve_nodes(grid, (int32_t)(entries > grid->filed ? entries - grid->filed : 0)); // unfiling frees `filed`
+    void *nodes = grid->nodes;
+    if (!cw__reserve(&nodes, sizeof(struct cw__node), &grid->node_capacity, entries))
+        return false;
+    grid->nodes = nodes;
+    return true;
+}
+
+// Empties the cell table and the large list, then files every live proxy again at the current
+// cell size; the caller reserved room with reserve_for_size.
+static void refile_all(cw__grid *grid)
+{
+    for (uint32_t i = 0; i < grid->cell_capacity; i++)
+        grid->cells[i] = (cw__cell){CELL_EMPTY, -1, 0};
+    grid->cell_count = grid->filed = grid->small_count = grid->large_count = 0;
+    grid->free_node = -1;
+    for (int32_t n = (int32_t)grid->node_capacity - 1; n >= 0; n--) {
+        grid->nodes[n].next = grid->free_node;
+        grid->free_node = n;
+    }
+    grid->cells_stale = false;
+    for (uint32_t i = 0; i < grid->proxy_capacity; i++) {
+        cw__proxy *p = &grid->proxies[i];
+        if (!p->live)
+            continue;
+        cover(grid, p);
+        file(grid, i);
+    }
 }
 
 bool cw__grid_set_cell_size(cw__grid *grid, float cell_size)
 {
     if (!reserve_for_size(grid, cell_size))
         return false;
-    for (uint32_t i = 0; i < grid->proxy_capacity; i++)
-        if (grid->proxies[i].live)
-            unfile(grid, i);
     grid->cell_size = cell_size;
     grid->inv_cell_size = 1.0f / cell_size;
-    for (uint32_t i = 0; i < grid->proxy_capacity; i++) {
-        cw__proxy *p = &grid->proxies[i];
-        if (!p->live)
-            continue;
-        cover(grid, p);
-        file(grid, i); // everything it needs was reserved above
-    }
+    refile_all(grid);
     return true;
+}
+
+// Brings a stale cell table up to date before a scan that needs it. False if memory runs out.
+static bool fresh_cells(cw__grid *grid)
+{
+    if (!grid->cells_stale)
+        return true;
+    if (!reserve_for_size(grid, grid->cell_size))
+        return false;
+    refile_all(grid);
+    return true;
+}
+
+// Pairs found by scanning every cell: sorting when the cells are dense enough, else walking the
+// cell table. After a sorting scan the table is left stale: while most proxies keep moving,
+// keeping it up to date would be wasted.
+static int pairs_by_scan(cw__grid *grid, cw__pair_fn *fn, void *context)
+{
+    int reported = pairs_by_sorting(grid, fn, context);
+    if (reported >= 0)
+        grid->cells_stale = true;
+    if (reported != -2)
+        return reported;
+    return fresh_cells(grid) ? pairs_by_cells(grid, fn, context) : -1;
+}
+
+int cw__grid_pairs(cw__grid *grid, const uint32_t *moved, int moved_count, cw__pair_fn *fn, void *context)
+{
+    int reported = 0;
+    bool scan = 4 * (uint64_t)moved_count >= grid->small_count;
+    if (scan && (reported = pairs_by_scan(grid, fn, context)) < 0)
+        return -1;
+    if (!scan && !fresh_cells(grid))
+        return -1;
+    for (int i = 0; i < moved_count; i++) {
+        uint32_t p = moved[i];
+        if (p >= grid->proxy_capacity || !grid->proxies[p].live)
+            continue;
+        if (grid->proxies[p].large)
+            reported += large_with_cells(grid, p, fn, context);
+        else if (!scan)
+            reported += pairs_in_cells(grid, p, fn, context);
+        if (grid->large_count > 0)
+            reported += pairs_with_large(grid, p, fn, context);
+    }
+    return reported;
 }

@@ -47,8 +47,14 @@ typedef struct cw__grid {
     uint32_t *large;                 // indices of the large proxies
     uint32_t large_count, large_capacity;
     uint32_t filed;                  // cell entries in use
+    uint32_t small_count;            // live proxies that are not large
+    bool cells_stale;                // the cell table is out of date (see pairs_by_scan)
     struct cw__member *crowd;        // scratch for cells more crowded than the stack buffer
     uint32_t crowd_capacity;
+    uint32_t *cell_start;            // scratch of the sorting scan: where each dense cell's members start
+    uint32_t cell_start_capacity;
+    struct cw__member *sorted;       // scratch of the sorting scan: member records, cell by cell
+    uint32_t sorted_capacity;
 } cw__grid;
 
 // Initialises an empty grid; the cell size must be finite and > 0. Allocation-free.

@@ -4,6 +4,7 @@
 
 #include <collworld.h>
 
+#include <math.h>
 #include <string.h>
 
 #include "alloc.h"
@@ -67,15 +68,14 @@ typedef struct cw__obb {
 // Half the extent of a box's projection on unit axis (nx, ny).
 static inline double cw__obb_radius(const cw__obb *o, double nx, double ny)
 {
-    double p = nx * o->ux + ny * o->uy, q = nx * o->vx + ny * o->vy;
-    return (p < 0 ? -p : p) + (q < 0 ? -q : q);
+    return fabs(nx * o->ux + ny * o->uy) + fabs(nx * o->vx + ny * o->vy);
 }
 
 // Overlap of the two boxes' projections on unit axis (nx, ny), signed distance of the centres in *d.
 static inline double cw__obb_depth(const cw__obb *a, const cw__obb *b, double nx, double ny, double *d)
 {
     *d = nx * (b->cx - a->cx) + ny * (b->cy - a->cy);
-    return cw__obb_radius(a, nx, ny) + cw__obb_radius(b, nx, ny) - (*d < 0 ? -*d : *d);
+    return cw__obb_radius(a, nx, ny) + cw__obb_radius(b, nx, ny) - fabs(*d);
 }
 
 // Whether two boxes overlap by more than the touching tolerance on all four edge normals.
