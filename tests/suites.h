@@ -38,4 +38,7 @@ extern const struct CMUnitTest world_tests[WORLD_TEST_COUNT];
 #define WORLD_RANDOM_TEST_COUNT 12
 extern const struct CMUnitTest world_random_tests[WORLD_RANDOM_TEST_COUNT];
 
+#define WORLD_ALLOC_TEST_COUNT 3
+extern const struct CMUnitTest world_alloc_tests[WORLD_ALLOC_TEST_COUNT];
+
 #endif
