@@ -316,6 +316,8 @@ static void run_scene(const scene_params *p, scene *out)
     out->w = NULL;
     free_palette(&pal);
     assert_int_equal(failures, 0);
+    if (gen_test_scale() > 1)
+        return; // the few steps of a scaled-down run (valgrind) need not reach every event kind
     // A scene that never made or broke a contact would prove nothing.
     assert_true(t.begins > 0 && t.ends > 0);
     assert_true(p->no_stay ? t.stays == 0 : t.stays > 0);
@@ -348,7 +350,8 @@ static void test_random_auto_cell(void **state)
     p.bodies = 200;
     scene sc;
     SCENE_RUN(p, sc);
-    assert_true(sc.max_large > 0); // the walls and slabs span many cells
+    if (gen_test_scale() == 1)
+        assert_true(sc.max_large > 0); // the walls and slabs span many cells
 }
 
 static void test_random_tiny_cell(void **state)
@@ -358,7 +361,8 @@ static void test_random_tiny_cell(void **state)
     p.cell_size = 4;
     scene sc;
     SCENE_RUN(p, sc);
-    assert_true(sc.max_large > 50); // most bodies span more cells than a proxy may be filed in
+    if (gen_test_scale() == 1)
+        assert_true(sc.max_large > 50); // most bodies span more cells than a proxy may be filed in
 }
 
 static void test_random_huge_cell(void **state)
@@ -381,7 +385,8 @@ static void test_random_large_bodies(void **state)
     p.bodies = 150;
     scene sc;
     SCENE_RUN(p, sc);
-    assert_true(sc.max_large >= 5);
+    if (gen_test_scale() == 1)
+        assert_true(sc.max_large >= 5);
 }
 
 // Far from the origin (~1e5, and negative), where float positions have coarse steps.
@@ -429,7 +434,8 @@ static void test_random_few_move(void **state)
     p.steps = 100;
     scene sc;
     SCENE_RUN(p, sc);
-    assert_true(sc.max_moved < 100); // the step re-tests only what changed
+    if (gen_test_scale() == 1)
+        assert_true(sc.max_moved < 100); // the step re-tests only what changed
 }
 
 static void test_random_all_move(void **state)
