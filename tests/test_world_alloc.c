@@ -1,0 +1,570 @@
+// The world and the allocator hook: a warmed-up world steps without allocating or freeing, and a
+// failing allocation anywhere in a scripted scenario (world create, body creates, steps that grow
+// the world, shape changes, destroys) is reported, crashes nothing, leaks nothing, and leaves a world
+// that steps on with the correct touching set once memory is back. Public API only.
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen.h"
+#include "suites.h"
+
+// --- a counting allocator over malloc/free that can fail one chosen allocation ---
+
+typedef struct counter {
+    long allocs, frees, failed;
+    long live_bytes;
+    long armed_calls; // allocation calls since arm()
+    long fail_at;     // the armed call with this 1-based number fails; 0 = none
+} counter;
+
+static void *counting_alloc(size_t size, void *context)
+{
+    counter *c = context;
+    if (c->fail_at > 0 && ++c->armed_calls == c->fail_at) {
+        c->failed++;
+        return NULL;
+    }
+    void *p = malloc(size ? size : 1);
+    if (p != NULL) {
+        c->allocs++;
+        c->live_bytes += (long)size;
+    }
+    return p;
+}
+
+static void counting_free(void *memory, size_t size, void *context)
+{
+    counter *c = context;
+    c->frees++;
+    c->live_bytes -= (long)size;
+    free(memory);
+}
+
+static void install(counter *c)
+{
+    memset(c, 0, sizeof *c);
+    assert_true(cw_set_allocator(counting_alloc, counting_free, c));
+}
+
+// Makes allocation number `k` from now on fail (k = 0: none).
+static void arm(counter *c, long k)
+{
+    c->armed_calls = 0;
+    c->fail_at = k;
+}
+
+static void expect_no_leak(const counter *c)
+{
+    if (c->allocs != c->frees || c->live_bytes != 0)
+        printf("  allocator: %ld allocations, %ld frees, %ld bytes still live\n", c->allocs, c->frees, c->live_bytes);
+    assert_int_equal(c->allocs, c->frees);
+    assert_int_equal(c->live_bytes, 0);
+}
+
+// Runs after every test, even a failed one: back to malloc/free for the rest of the suite.
+static int restore_default(void **state)
+{
+    (void)state;
+    return cw_set_allocator(NULL, NULL, NULL) ? 0 : -1;
+}
+
+// --- events, counted or logged ---
+
+typedef struct event_log {
+    int begins, stays, ends;
+    int count, cap;
+    struct logged {
+        int phase; // 0 end, 1 begin, 2 stay
+        uint32_t a, b;
+    } *items; // malloc'd by the test, never through the library's allocator
+} event_log;
+
+static void log_event(event_log *l, int phase, const cw_contact *c)
+{
+    if (l->count == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 1024;
+        l->items = realloc(l->items, (size_t)l->cap * sizeof *l->items);
+        if (l->items == NULL)
+            abort();
+    }
+    l->items[l->count++] = (struct logged){phase, c->a.index, c->b.index};
+}
+
+static void on_end(const cw_contact *c, void *context)
+{
+    ((event_log *)context)->ends++;
+    log_event(context, 0, c);
+}
+
+static void on_begin(const cw_contact *c, void *context)
+{
+    ((event_log *)context)->begins++;
+    log_event(context, 1, c);
+}
+
+static void on_stay(const cw_contact *c, void *context)
+{
+    ((event_log *)context)->stays++;
+    log_event(context, 2, c);
+}
+
+static cw_world_def logging_def(event_log *log)
+{
+    cw_world_def def = cw_default_world_def();
+    def.on_begin = on_begin;
+    def.on_stay = on_stay;
+    def.on_end = on_end;
+    def.context = log;
+    return def;
+}
+
+// --- (a) a warmed-up world allocates nothing ---
+
+#define PERIOD 25 // steps; every body's motion repeats exactly with this period
+
+// A triangle wave in [-1, 1] of the step number: bodies bounce between two points.
+static float bounce(int step, int phase)
+{
+    int t = (step + phase) % PERIOD;
+    return (float)(fabs(4.0 * t / PERIOD - 2.0) - 1.0);
+}
+
+typedef struct bouncer {
+    cw_body_id id;
+    cw_transform base;
+    cw_vec2 swing;
+    int phase;
+} bouncer;
+
+static void place(cw_world *w, const bouncer *b, int step)
+{
+    cw_transform t = b->base;
+    float s = bounce(step, b->phase);
+    t.position.x += s * b->swing.x;
+    t.position.y += s * b->swing.y;
+    t.rotation += 0.5f * s;
+    assert_true(cw_body_set_transform(w, b->id, &t));
+}
+
+static void add_bouncers(cw_world *w, gen_rng *r, const gen_shape *shapes, int nshapes, bouncer *out, int n)
+{
+    for (int k = 0; k < n; k++) {
+        const gen_shape *s = &shapes[k % nshapes];
+        cw_body_def def = cw_default_body_def();
+        def.shape = s->shape;
+        gen_random_transform(r, s, &def.transform);
+        def.transform.position = (cw_vec2){(float)gen_range(r, 0, 900), (float)gen_range(r, 0, 900)};
+        def.is_static = k % 10 == 0;
+        out[k].base = def.transform;
+        out[k].swing = (cw_vec2){(float)gen_range(r, -60, 60), (float)gen_range(r, -60, 60)};
+        out[k].phase = gen_int(r, 0, PERIOD - 1);
+        out[k].id = cw_body_create(w, &def);
+        assert_false(cw_body_id_is_null(out[k].id));
+    }
+}
+
+static void step_bouncers(cw_world *w, const bouncer *b, int n, int step)
+{
+    for (int k = 0; k < n; k++)
+        if (k % 10 != 0) // statics stay put
+            place(w, &b[k], step);
+    cw_world_step(w);
+}
+
+// Hundreds of bodies bouncing in a bounded region with all three callbacks set: after two periods of
+// warm-up every configuration has been seen, so the world has nothing left to grow into.
+static void test_warm_world_allocates_nothing(void **state)
+{
+    (void)state;
+    counter c;
+    install(&c);
+    enum { NS = 8, NB = 300 };
+    gen_rng r = gen_seed(0xa110c);
+    gen_shape shapes[NS];
+    for (int k = 0; k < NS; k++)
+        if (k % 2)
+            assert_true(gen_random_mask(&r, &shapes[k]));
+        else
+            gen_random_box(&r, &shapes[k]);
+    event_log log;
+    memset(&log, 0, sizeof log);
+    cw_world_def def = logging_def(&log);
+    cw_world *w = cw_world_create(&def);
+    assert_non_null(w);
+    static bouncer b[NB];
+    add_bouncers(w, &r, shapes, NS, b, NB);
+    int step = 0;
+    for (; step < 2 * PERIOD; step++)
+        step_bouncers(w, b, NB, step);
+    long allocs = c.allocs, frees = c.frees;
+    event_log warm = log;
+    for (; step < 2 * PERIOD + gen_scaled(200); step++) {
+        log.count = 0; // the log's own memory is the test's, not the library's
+        step_bouncers(w, b, NB, step);
+    }
+    printf("  warm world: %ld allocations and %ld frees in %d steps (%d begins, %d stays, %d ends)\n",
+           c.allocs - allocs, c.frees - frees, step - 2 * PERIOD, log.begins - warm.begins, log.stays - warm.stays,
+           log.ends - warm.ends);
+    assert_int_equal(c.allocs - allocs, 0);
+    assert_int_equal(c.frees - frees, 0);
+    assert_true(log.begins > warm.begins && log.stays > warm.stays && log.ends > warm.ends);
+    cw_world_destroy(w);
+    for (int k = 0; k < NS; k++)
+        gen_shape_free(&shapes[k]);
+    free(log.items);
+    expect_no_leak(&c);
+}
+
+// The same promise when the touching set empties and refills: two boxes meeting every other step.
+// KNOWN LIBRARY BUG: this fails (two allocations and two frees per begin): the pair table (uthash)
+// frees its buckets when its last pair is deleted and allocates them again on the next begin.
+static void test_warm_world_blinking_pair(void **state)
+{
+    (void)state;
+    counter c;
+    install(&c);
+    event_log log;
+    memset(&log, 0, sizeof log);
+    cw_world_def def = logging_def(&log);
+    cw_world *w = cw_world_create(&def);
+    assert_non_null(w);
+    cw_body_def bd = cw_default_body_def();
+    bd.shape = cw_shape_box(10, 10);
+    cw_body_id a = cw_body_create(w, &bd), b = cw_body_create(w, &bd);
+    assert_false(cw_body_id_is_null(a) || cw_body_id_is_null(b));
+    cw_transform near = cw_default_transform(), far = near;
+    near.position.x = 5;
+    far.position.x = 50;
+    for (int k = 0; k < 20; k++) {
+        assert_true(cw_body_set_transform(w, b, k % 2 ? &far : &near));
+        cw_world_step(w);
+    }
+    long allocs = c.allocs, frees = c.frees;
+    for (int k = 0; k < 20; k++) {
+        log.count = 0;
+        assert_true(cw_body_set_transform(w, b, k % 2 ? &far : &near));
+        cw_world_step(w);
+    }
+    printf("  blinking pair: %ld allocations and %ld frees in 20 warm steps (%d begins, %d ends in all)\n",
+           c.allocs - allocs, c.frees - frees, log.begins, log.ends);
+    long grew = c.allocs - allocs, shrank = c.frees - frees;
+    cw_world_destroy(w);
+    free(log.items);
+    expect_no_leak(&c);
+    assert_int_equal(log.begins, 20);
+    assert_int_equal(grew, 0);
+    assert_int_equal(shrank, 0);
+}
+
+
+// --- (b) out of memory at every allocation of a scripted scenario ---
+
+enum { OOM_MAX_BODIES = 96, OOM_SHAPES = 6 };
+
+typedef struct oom_body {
+    cw_body_id id;
+    cw_shape shape;
+    cw_transform transform;
+    uint32_t category, collides_with;
+    bool is_static, live;
+} oom_body;
+
+// One run of the scenario with allocation number `fail_at` failing, and what it observed.
+typedef struct oom_run {
+    counter *c;
+    long fail_at;
+    const gen_shape *shapes;
+    gen_rng rng;
+    cw_world *world;
+    event_log log;
+    oom_body bodies[OOM_MAX_BODIES];
+    int count;
+    bool step_hit;     // the failing allocation was made by cw_world_step
+    bool reached;      // the script made allocation number fail_at
+    int problems;      // broken promises, printed as found
+} oom_run;
+
+static void problem(oom_run *r, const char *what, const char *detail)
+{
+    r->problems++;
+    if (r->problems <= 5)
+        printf("  FAIL [out of memory at allocation %ld] %s: %s\n", r->fail_at, what, detail);
+}
+
+// A call that failed must have run out of memory just now and must say so; one that succeeded
+// must not have lost an allocation.
+static bool judge(oom_run *r, bool ok, long failed_before, const char *what)
+{
+    bool ran_out = r->c->failed > failed_before;
+    if (!ok && !ran_out)
+        problem(r, what, "failed although no allocation failed");
+    if (!ok && cw_last_error()[0] == '\0')
+        problem(r, what, "failed without an error message");
+    return ok;
+}
+
+static cw_body_def random_def(oom_run *r)
+{
+    const gen_shape *s = &r->shapes[gen_int(&r->rng, 0, OOM_SHAPES - 1)];
+    cw_body_def def = cw_default_body_def();
+    def.shape = s->shape;
+    gen_random_transform(&r->rng, s, &def.transform);
+    def.transform.position = (cw_vec2){(float)gen_range(&r->rng, 0, 160), (float)gen_range(&r->rng, 0, 160)};
+    def.is_static = gen_chance(&r->rng, 0.15);
+    def.category = 1u << gen_int(&r->rng, 0, 1);
+    def.collides_with = gen_chance(&r->rng, 0.7) ? UINT32_MAX : 1;
+    return def;
+}
+
+static void oom_create(oom_run *r)
+{
+    cw_body_def def = random_def(r);
+    long failed = r->c->failed;
+    cw_clear_error();
+    cw_body_id id = cw_body_create(r->world, &def);
+    if (!judge(r, !cw_body_id_is_null(id), failed, "cw_body_create") || r->count == OOM_MAX_BODIES)
+        return;
+    r->bodies[r->count++] = (oom_body){id, def.shape, def.transform, def.category, def.collides_with,
+                                       def.is_static, true};
+}
+
+// After a failed setter the body is as it was: the getters agree with the mirror.
+static void expect_unchanged(oom_run *r, const oom_body *b, const char *what)
+{
+    cw_transform t = cw_body_transform(r->world, b->id);
+    cw_shape s = cw_body_shape(r->world, b->id);
+    uint32_t category = 0, collides_with = 0;
+    cw_body_filter(r->world, b->id, &category, &collides_with);
+    if (memcmp(&t, &b->transform, sizeof t) != 0 || s.type != b->shape.type || s.mask != b->shape.mask ||
+        category != b->category || collides_with != b->collides_with)
+        problem(r, what, "the failed call changed the body");
+}
+
+static oom_body *random_live(oom_run *r)
+{
+    for (int tries = 0; tries < 100; tries++) {
+        oom_body *b = &r->bodies[gen_int(&r->rng, 0, r->count - 1)];
+        if (b->live)
+            return b;
+    }
+    return NULL;
+}
+
+static void oom_move(oom_run *r, oom_body *b, double reach)
+{
+    cw_transform t = b->transform;
+    t.position.x += (float)gen_range(&r->rng, -reach, reach);
+    t.position.y += (float)gen_range(&r->rng, -reach, reach);
+    t.rotation += (float)gen_range(&r->rng, -0.5, 0.5);
+    long failed = r->c->failed;
+    cw_clear_error();
+    if (judge(r, cw_body_set_transform(r->world, b->id, &t), failed, "cw_body_set_transform"))
+        b->transform = t;
+    else
+        expect_unchanged(r, b, "cw_body_set_transform");
+}
+
+static void oom_reshape(oom_run *r, oom_body *b)
+{
+    cw_shape s = r->shapes[gen_int(&r->rng, 0, OOM_SHAPES - 1)].shape;
+    long failed = r->c->failed;
+    cw_clear_error();
+    if (judge(r, cw_body_set_shape(r->world, b->id, &s), failed, "cw_body_set_shape"))
+        b->shape = s;
+    else
+        expect_unchanged(r, b, "cw_body_set_shape");
+}
+
+static void oom_refilter(oom_run *r, oom_body *b)
+{
+    uint32_t category = 1u << gen_int(&r->rng, 0, 1), collides_with = (uint32_t)gen_int(&r->rng, 1, 3);
+    long failed = r->c->failed;
+    cw_clear_error();
+    if (judge(r, cw_body_set_filter(r->world, b->id, category, collides_with), failed, "cw_body_set_filter")) {
+        b->category = category;
+        b->collides_with = collides_with;
+    } else {
+        expect_unchanged(r, b, "cw_body_set_filter");
+    }
+}
+
+static void oom_destroy(oom_run *r, oom_body *b)
+{
+    cw_body_destroy(r->world, b->id);
+    if (cw_body_is_valid(r->world, b->id))
+        problem(r, "cw_body_destroy", "the body is still valid");
+    b->live = false;
+}
+
+static void oom_step(oom_run *r)
+{
+    long failed = r->c->failed;
+    r->log.count = 0;
+    cw_world_step(r->world);
+    if (r->c->failed > failed)
+        r->step_hit = true;
+}
+
+static void oom_create_world(oom_run *r)
+{
+    cw_world_def def = logging_def(&r->log);
+    long failed = r->c->failed;
+    cw_clear_error();
+    r->world = cw_world_create(&def);
+    if (!judge(r, r->world != NULL, failed, "cw_world_create"))
+        r->world = cw_world_create(&def); // only one allocation fails: this one works
+    assert_non_null(r->world);
+}
+
+// The scenario: every call that can allocate, with growth (slots, cells, pairs, events) on the way.
+static void oom_script(oom_run *r)
+{
+    oom_create_world(r);
+    for (int k = 0; k < 40; k++)
+        oom_create(r);
+    oom_step(r);
+    for (int round = 0; round < 3; round++) {
+        for (int k = 0; k < r->count; k++)
+            if (r->bodies[k].live && !r->bodies[k].is_static)
+                oom_move(r, &r->bodies[k], 12);
+        oom_step(r);
+    }
+    for (int k = 0; k < 6; k++)
+        oom_reshape(r, random_live(r));
+    for (int k = 0; k < 4; k++)
+        oom_refilter(r, random_live(r));
+    oom_step(r);
+    for (int k = 0; k < 8; k++) {
+        oom_body *b = random_live(r);
+        if (b)
+            oom_destroy(r, b);
+    }
+    for (int k = 0; k < 30; k++)
+        oom_create(r);
+    for (int k = 0; k < 5; k++)
+        oom_move(r, random_live(r), 1e4); // into cells the grid has not seen
+    oom_step(r);
+    oom_step(r);
+}
+
+static bool filters_match(const oom_body *a, const oom_body *b)
+{
+    return (a->category & b->collides_with) && (b->category & a->collides_with);
+}
+
+static int compare_keys(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return (a > b) - (a < b);
+}
+
+static uint64_t key_of(uint32_t a, uint32_t b) { return a < b ? ((uint64_t)a << 32) | b : ((uint64_t)b << 32) | a; }
+
+// The touching pairs by brute force over every pair of live bodies; returns how many (sorted keys).
+static int brute_force(const oom_run *r, uint64_t *keys)
+{
+    int n = 0;
+    for (int i = 0; i < r->count; i++)
+        for (int j = i + 1; j < r->count; j++) {
+            const oom_body *a = &r->bodies[i], *b = &r->bodies[j];
+            if (a->live && b->live && !(a->is_static && b->is_static) && filters_match(a, b) &&
+                cw_overlap(&a->shape, &a->transform, &b->shape, &b->transform, NULL))
+                keys[n++] = key_of(a->id.index, b->id.index);
+        }
+    qsort(keys, (size_t)n, sizeof *keys, compare_keys);
+    return n;
+}
+
+// The world's touching set after a step with no changes: the pairs with a begin or a stay in it.
+static int world_set(const oom_run *r, uint64_t *keys)
+{
+    int n = 0;
+    for (int k = 0; k < r->log.count; k++)
+        if (r->log.items[k].phase != 0)
+            keys[n++] = key_of(r->log.items[k].a, r->log.items[k].b);
+    qsort(keys, (size_t)n, sizeof *keys, compare_keys);
+    return n;
+}
+
+#define OOM_MAX_PAIRS (OOM_MAX_BODIES * OOM_MAX_BODIES / 2)
+
+// Memory is back: each further step must find exactly the brute-force touching set.
+static void oom_recover(oom_run *r)
+{
+    static uint64_t want[OOM_MAX_PAIRS], got[OOM_MAX_PAIRS];
+    for (int k = 0; k < 2; k++) {
+        oom_step(r);
+        int nw = brute_force(r, want), ng = world_set(r, got);
+        cw_world_stats st = cw_world_get_stats(r->world);
+        char detail[160];
+        if (nw != ng || memcmp(want, got, (size_t)nw * sizeof *want) != 0 || st.touching_pairs != nw) {
+            snprintf(detail, sizeof detail, "%d pairs touch, the world reports %d (stats: %d)%s", nw, ng,
+                     st.touching_pairs, r->step_hit ? " after a step ran out of memory" : "");
+            problem(r, k == 0 ? "first step with memory back" : "second step with memory back", detail);
+        }
+    }
+}
+
+static void oom_run_one(counter *c, const gen_shape *shapes, long fail_at, oom_run *r)
+{
+    memset(r, 0, sizeof *r);
+    r->c = c;
+    r->fail_at = fail_at;
+    r->shapes = shapes;
+    r->rng = gen_seed(0x00f00d);
+    arm(c, fail_at);
+    oom_script(r);
+    r->reached = c->armed_calls >= fail_at;
+    arm(c, 0);
+    oom_recover(r);
+    cw_world_destroy(r->world);
+    free(r->log.items);
+}
+
+static void make_oom_shapes(gen_shape *shapes)
+{
+    gen_rng g = gen_seed(0x0face);
+    for (int k = 0; k < OOM_SHAPES; k++)
+        if (k % 2)
+            assert_true(gen_random_mask(&g, &shapes[k]));
+        else
+            gen_random_box(&g, &shapes[k]);
+}
+
+// Every allocation of the scenario fails in turn (until a run has none left to fail).
+// KNOWN LIBRARY BUGS: this fails. A step whose moved_step array cannot grow (world.c update_moved)
+// re-marks bodies whose dirty flag is still set, which is a no-op: they never reach the grid again,
+// even when moved. A dropped candidate or fresh pair (add_candidate, test_pair) is not "found again
+// next step" unless one of its bodies changes again.
+static void test_out_of_memory_everywhere(void **state)
+{
+    (void)state;
+    counter c;
+    install(&c);
+    gen_shape shapes[OOM_SHAPES];
+    make_oom_shapes(shapes);
+    static oom_run r;
+    long k = 1, bad_runs = 0, step_runs = 0;
+    for (;; k++) {
+        oom_run_one(&c, shapes, k, &r);
+        bad_runs += r.problems > 0;
+        step_runs += r.step_hit;
+        if (!r.reached) // every allocation the scenario makes has failed once
+            break;
+    }
+    for (int s = 0; s < OOM_SHAPES; s++)
+        gen_shape_free(&shapes[s]);
+    printf("  out of memory: %ld allocations failed in turn (%ld inside a step); %ld runs broke a promise\n", k - 1,
+           step_runs, bad_runs);
+    expect_no_leak(&c);
+    assert_true(k > 20); // the scenario does allocate, and grows
+    assert_int_equal(bad_runs, 0);
+}
+
+const struct CMUnitTest world_alloc_tests[] = {
+    cmocka_unit_test_teardown(test_out_of_memory_everywhere, restore_default),
+    cmocka_unit_test_teardown(test_warm_world_allocates_nothing, restore_default),
+    cmocka_unit_test_teardown(test_warm_world_blinking_pair, restore_default),
+};
