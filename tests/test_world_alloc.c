@@ -218,8 +218,7 @@ static void test_warm_world_allocates_nothing(void **state)
 }
 
 // The same promise when the touching set empties and refills: two boxes meeting every other step.
-// KNOWN LIBRARY BUG: this fails (two allocations and two frees per begin): the pair table (uthash)
-// frees its buckets when its last pair is deleted and allocates them again on the next begin.
+// (A hash-table pair set freed its buckets with its last pair and allocated them on the next begin.)
 static void test_warm_world_blinking_pair(void **state)
 {
     (void)state;
@@ -534,10 +533,8 @@ static void make_oom_shapes(gen_shape *shapes)
 }
 
 // Every allocation of the scenario fails in turn (until a run has none left to fail).
-// KNOWN LIBRARY BUGS: this fails. A step whose moved_step array cannot grow (world.c update_moved)
-// re-marks bodies whose dirty flag is still set, which is a no-op: they never reach the grid again,
-// even when moved. A dropped candidate or fresh pair (add_candidate, test_pair) is not "found again
-// next step" unless one of its bodies changes again.
+// Regressions it caught: bodies that never reached the grid again after a failed step, and pairs
+// dropped by a failed step that were not found again until a body changed.
 static void test_out_of_memory_everywhere(void **state)
 {
     (void)state;

@@ -510,10 +510,9 @@ static void test_random_determinism(void **state)
     assert_true(same);
 }
 
-// KNOWN LIBRARY BUG (found by the random scenes above, reduced by hand): the end owed for a body
-// destroyed between steps carries its live partner's user data as it was at the destroy, not as it
-// is when the end is delivered. The header gives a destroyed body's end its old user data; the
-// partner is not destroyed, so world_ref expects its user data when the step began.
+// Found by the random scenes above, reduced by hand: the end owed for a body destroyed between
+// steps must carry its live partner's user data as it is when the step begins (the header gives
+// only the destroyed body its old user data), not as it was at the destroy.
 static void test_owed_end_partner_user_data(void **state)
 {
     (void)state;
