@@ -10,7 +10,7 @@ static const SDL_Color KIND_COLORS[KIND_COUNT] = {
     {120, 220, 120, 255}, {185, 150, 255, 255}, {80, 210, 200, 255},
 };
 static const SDL_Color STATIC_COLOR = {125, 135, 155, 255}, TOUCH_COLOR = {255, 60, 50, 255},
-                       FLASH_COLOR = {255, 255, 255, 255}, BACKGROUND = {16, 18, 26, 255};
+                       FLASH_COLOR = {255, 235, 190, 255}, BACKGROUND = {16, 18, 26, 255};
 
 SDL_Texture *texture_from_rgba(SDL_Renderer *renderer, const uint8_t *rgba, int width, int height)
 {
@@ -60,7 +60,7 @@ void draw_sprite(SDL_Renderer *renderer, SDL_Texture *texture, const cw_transfor
 
 static SDL_Color sprite_color(const sprite *sp)
 {
-    if (sp->flash > FLASH_FRAMES / 2)
+    if (sp->flash > FLASH_FRAMES - 3)
         return FLASH_COLOR;
     if (sp->touching > 0)
         return TOUCH_COLOR;
@@ -72,11 +72,13 @@ static void set_color(SDL_Renderer *r, SDL_Color c)
     SDL_SetRenderDrawColor(r, c.r, c.g, c.b, c.a);
 }
 
-static void draw_one(painter *p, const sprite *sp)
+static void draw_one(painter *p, const scene *s, const sprite *sp)
 {
     SDL_Texture *texture = p->textures[sp->kind];
-    SDL_Color c = sprite_color(sp);
+    bool inspect = sp->is_player && s->kind == SCENE_INSPECT; // see-through, in its own colour
+    SDL_Color c = inspect ? KIND_COLORS[sp->kind] : sprite_color(sp);
     SDL_SetTextureColorMod(texture, c.r, c.g, c.b);
+    SDL_SetTextureAlphaMod(texture, inspect ? 190 : 255);
     draw_sprite(p->renderer, texture, &sp->transform);
 }
 
@@ -173,7 +175,7 @@ void draw_scene(painter *p, const scene *s, const layers *l)
     for (int pass = 0; pass < 2; pass++) // players on top
         for (int i = 1; i < s->capacity; i++)
             if (!cw_body_id_is_null(s->sprites[i].id) && s->sprites[i].is_player == (pass == 1))
-                draw_one(p, &s->sprites[i]);
+                draw_one(p, s, &s->sprites[i]);
     draw_layers(p, s, l);
     const sprite *selected = scene_sprite(s, s->selected);
     if (selected != NULL) {
@@ -247,8 +249,8 @@ void draw_inspect(painter *p, const scene *s)
         return;
     cw_shape sa = cw_body_shape(s->world, a->id), sb = cw_body_shape(s->world, b->id);
     vertices v = {0};
-    int na = overlapping_texels(a, &sb, &b->transform, s->images[a->kind].mask, &v, (SDL_Color){255, 240, 60, 150});
-    int nb = overlapping_texels(b, &sa, &a->transform, s->images[b->kind].mask, &v, (SDL_Color){255, 90, 255, 110});
+    int na = overlapping_texels(a, &sb, &b->transform, s->images[a->kind].mask, &v, (SDL_Color){255, 245, 80, 170});
+    int nb = overlapping_texels(b, &sa, &a->transform, s->images[b->kind].mask, &v, (SDL_Color){255, 255, 255, 90});
     draw_texel_grid(p->renderer, &a->transform);
     draw_texel_grid(p->renderer, &b->transform);
     SDL_RenderGeometry(p->renderer, NULL, v.items, v.count, NULL, 0);
@@ -287,7 +289,7 @@ void draw_hud(painter *p, const scene *s, const hud_info *info, const layers *l)
     int h = text_line_height(p->text), width = 0;
     for (int i = 0; i < 4; i++)
         width = SDL_max(width, text_width(p->text, lines[i]));
-    SDL_SetRenderDrawColor(p->renderer, 0, 0, 0, 170);
+    SDL_SetRenderDrawColor(p->renderer, 0, 0, 0, 200);
     SDL_Rect panel = {4, 4, width + 16, 4 * h + 12};
     SDL_RenderFillRect(p->renderer, &panel);
     for (int i = 0; i < 4; i++)

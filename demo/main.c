@@ -258,7 +258,7 @@ static void autopilot(app *a, int frame)
         return;
     cw_transform t = sp->transform;
     if (a->opt.scene == SCENE_INSPECT) {
-        t.rotation += 0.004f;
+        t.rotation += 0.001f;
     } else {
         float phase = (float)frame / 120.0f;
         t.position = (cw_vec2){a->scene.size.x * (0.5f + 0.3f * sinf(phase)), a->scene.size.y * (0.5f + 0.25f * sinf(2 * phase))};
@@ -336,6 +336,7 @@ static void shut_down(app *a)
 int main(int argc, char **argv)
 {
     static app a; // large: sprite pixels live in it
+    a.layers.help = true;
     if (!parse_options(argc, argv, &a.opt)) {
         fputs(USAGE, stderr);
         return 2;

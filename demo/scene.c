@@ -151,19 +151,19 @@ static void add_player(scene *s, sprite_kind kind, cw_vec2 at, float rotation, c
 
 bool scene_init(scene *s, scene_kind kind, int count, uint64_t seed, cw_vec2 size, const sprite_image *images)
 {
-    *s = (scene){.images = images, .size = size, .rng = seed * 0x9E3779B97F4A7C15ull + 1};
+    *s = (scene){.kind = kind, .images = images, .size = size, .rng = seed * 0x9E3779B97F4A7C15ull + 1};
     cw_world_def def = cw_default_world_def();
     def.on_begin = on_begin, def.on_end = on_end, def.context = s; // no on_stay: stays then cost nothing
     if ((s->world = cw_world_create(&def)) == NULL)
         return false;
     cw_vec2 mid = {size.x / 2, size.y / 2};
     if (kind == SCENE_INSPECT) {
-        float big = fminf(size.x, size.y) / 48;
-        add_player(s, KIND_F, (cw_vec2){mid.x - 5 * big, mid.y}, 0.35f, (cw_vec2){big, big});
-        add_player(s, KIND_R, (cw_vec2){mid.x + 5 * big, mid.y}, -0.5f, (cw_vec2){-big, big * 0.9f});
+        float big = fminf(size.x, size.y) / 48; // screen pixels a texel
+        add_player(s, KIND_F, (cw_vec2){mid.x - 9 * big, mid.y}, 0.35f, (cw_vec2){big, big});
+        add_player(s, KIND_R, (cw_vec2){mid.x + 9 * big, mid.y}, -0.6f, (cw_vec2){big, big * 0.9f});
         return true;
     }
-    add_player(s, KIND_F, mid, 0.3f, (cw_vec2){4, 4});
+    add_player(s, KIND_F, mid, 0.3f, (cw_vec2){5, 5});
     scene_add_sprites(s, count);
     return true;
 }

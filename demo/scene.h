@@ -27,6 +27,7 @@ typedef struct contact_mark {
 
 typedef struct scene {
     cw_world *world;
+    scene_kind kind;
     const sprite_image *images;
     sprite *sprites;    // indexed by cw_body_id.index, so events find their sprite at once
     int capacity;
