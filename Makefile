@@ -15,7 +15,7 @@ BENCH_BINS := $(BENCH_MAINS:bench/%.c=$(BUILD)/%)
 
 ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all test unit asan valgrind bench demo example clean deps deps-lib
+.PHONY: all test unit asan valgrind bench demo demo-headless demo-selftest example clean deps deps-lib deps-demo
 all: libcollworld.a libcollworld.so
 
 libcollworld.a: $(LIB_OBJ)
@@ -77,14 +77,42 @@ $(BUILD)/readme_example: demo/readme_example.c libcollworld.a
 example: $(BUILD)/readme_example
 	./$(BUILD)/readme_example
 
-test: unit asan example demo
+test: unit asan example demo-headless demo-selftest
 
-# --- the demo: a terminal demo for now (no display needed); the SDL2 demo is the next milestone ---
-$(BUILD)/ascii_demo: demo/ascii_demo.c libcollworld.a
-	$(CC) $(CFLAGS) -o $@ $< libcollworld.a $(LDLIBS)
+# --- the SDL2 demo: SDL2 is the demo's dependency only, never the library's ---
+# SDL2_image (PNG screenshots) and SDL2_ttf (HUD font) are used when pkg-config finds them.
+# These are recursive (=) on purpose: they are read after deps-demo may have installed SDL2.
+have_pkg = $(shell pkg-config --exists $(1) 2>/dev/null && echo yes)
+MISSING_DEMO_PKGS := $(if $(shell command -v pkg-config),,pkg-config) $(if $(call have_pkg,sdl2),,libsdl2-dev)
+DEMO_OPTIONAL = $(if $(call have_pkg,SDL2_image),SDL2_image) $(if $(call have_pkg,SDL2_ttf),SDL2_ttf)
+DEMO_CFLAGS = $(shell pkg-config --cflags sdl2 $(DEMO_OPTIONAL)) \
+              $(if $(call have_pkg,SDL2_image),-DHAVE_SDL_IMAGE) $(if $(call have_pkg,SDL2_ttf),-DHAVE_SDL_TTF)
+DEMO_LIBS = $(shell pkg-config --libs sdl2 $(DEMO_OPTIONAL))
+DEMO_SRC := $(filter-out demo/readme_example.c,$(wildcard demo/*.c))
+DEMO_OBJ := $(DEMO_SRC:%.c=$(BUILD)/%.o)
+DEMO := $(BUILD)/collworld_demo
 
-demo: $(BUILD)/ascii_demo
-	./$(BUILD)/ascii_demo
+deps-demo:
+	$(call install_packages,$(MISSING_DEMO_PKGS))
+
+$(BUILD)/demo/%.o: demo/%.c $(wildcard demo/*.h) include/collworld.h | deps-demo
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(OPT) -Iinclude $(DEMO_CFLAGS) -c $< -o $@
+
+$(DEMO): $(DEMO_OBJ) libcollworld.a
+	$(CC) -o $@ $(DEMO_OBJ) libcollworld.a $(DEMO_LIBS) $(LDLIBS)
+
+# A window when there is a display; else headless: 300 frames offscreen, a screenshot, a stats table.
+demo: $(DEMO)
+	./$(DEMO) --screenshot $(BUILD)/demo.png
+
+# Short headless runs of both scenes, and the check that drawing and cw_overlap agree (for `make test`).
+demo-headless: $(DEMO)
+	./$(DEMO) --headless --frames 20 --screenshot $(BUILD)/demo-test.png
+	./$(DEMO) --headless --frames 20 --scene inspect --screenshot $(BUILD)/inspect-test.png
+
+demo-selftest: $(DEMO)
+	./$(DEMO) --selftest
 
 # --- benchmarks: never part of the tests; numbers go into README.md by hand ---
 # Each bench/bench_*.c is a program; the other bench/*.c files are shared by all of them.

@@ -1,0 +1,267 @@
+#include "scene.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const float PI = 3.14159265f;
+
+// --- a small deterministic random generator (xorshift64*), so --seed replays a scene ---
+
+static float rnd(scene *s, float lo, float hi)
+{
+    s->rng ^= s->rng >> 12, s->rng ^= s->rng << 25, s->rng ^= s->rng >> 27;
+    uint32_t bits = (uint32_t)((s->rng * 2685821657736338717ull) >> 40); // 24 random bits
+    return lo + (hi - lo) * (float)bits / (float)(1u << 24);
+}
+
+// --- contact events: the world tells us who starts and stops touching ---
+
+sprite *scene_sprite(const scene *s, cw_body_id id)
+{
+    if (id.index == 0 || id.index >= (uint32_t)s->capacity)
+        return NULL;
+    sprite *sp = &s->sprites[id.index];
+    return sp->id.generation == id.generation ? sp : NULL; // ends of destroyed bodies name stale ids
+}
+
+static void keep_contact(scene *s, const cw_manifold *m)
+{
+    if (s->contact_count == s->contact_capacity) {
+        int capacity = s->contact_capacity ? 2 * s->contact_capacity : 1024;
+        contact_mark *grown = realloc(s->contacts, (size_t)capacity * sizeof *grown);
+        if (grown == NULL)
+            return; // only a debug layer misses a point
+        s->contacts = grown, s->contact_capacity = capacity;
+    }
+    s->contacts[s->contact_count++] = (contact_mark){*m, CONTACT_FRAMES};
+}
+
+static void touch(scene *s, cw_body_id id, int delta)
+{
+    sprite *sp = scene_sprite(s, id);
+    if (sp == NULL)
+        return;
+    sp->touching += delta;
+    if (delta > 0)
+        sp->flash = FLASH_FRAMES;
+}
+
+static void on_begin(const cw_contact *c, void *context)
+{
+    touch(context, c->a, +1);
+    touch(context, c->b, +1);
+    keep_contact(context, &c->manifold);
+}
+
+static void on_end(const cw_contact *c, void *context)
+{
+    touch(context, c->a, -1);
+    touch(context, c->b, -1);
+}
+
+// --- bodies ---
+
+static cw_shape shape_of(const scene *s, sprite_kind kind)
+{
+    return s->boxes ? cw_shape_box(SPRITE_SIZE, SPRITE_SIZE) : cw_shape_mask(s->images[kind].mask);
+}
+
+static sprite *add_body(scene *s, sprite_kind kind, const cw_transform *t, bool is_static)
+{
+    cw_body_def def = cw_default_body_def();
+    def.shape = shape_of(s, kind);
+    def.transform = *t;
+    def.is_static = is_static;
+    cw_body_id id = cw_body_create(s->world, &def);
+    if (cw_body_id_is_null(id))
+        return NULL;
+    if (id.index >= (uint32_t)s->capacity) {
+        int capacity = s->capacity ? 2 * s->capacity : 1024;
+        while ((uint32_t)capacity <= id.index)
+            capacity *= 2;
+        sprite *grown = realloc(s->sprites, (size_t)capacity * sizeof *grown);
+        if (grown == NULL) {
+            cw_body_destroy(s->world, id);
+            return NULL;
+        }
+        memset(grown + s->capacity, 0, (size_t)(capacity - s->capacity) * sizeof *grown);
+        s->sprites = grown, s->capacity = capacity;
+    }
+    sprite *sp = &s->sprites[id.index];
+    *sp = (sprite){.id = id, .kind = kind, .transform = *t, .is_static = is_static};
+    s->count++;
+    return sp;
+}
+
+static cw_transform centred(cw_vec2 position, float rotation, cw_vec2 scale)
+{
+    cw_transform t = cw_default_transform();
+    t.origin = (cw_vec2){SPRITE_SIZE / 2.0f, SPRITE_SIZE / 2.0f}; // turn about the sprite's centre
+    t.position = position, t.rotation = rotation, t.scale = scale;
+    return t;
+}
+
+// One random sprite: a tenth are static obstacles, a quarter mirrored, sizes vary by two.
+static void add_random_sprite(scene *s)
+{
+    bool is_static = rnd(s, 0, 1) < 0.1f;
+    float size = is_static ? rnd(s, 0.6f, 1.0f) : rnd(s, 0.3f, 0.55f);
+    cw_vec2 scale = {size, size * rnd(s, 0.85f, 1.15f)};
+    if (rnd(s, 0, 1) < 0.25f)
+        scale.x = -scale.x;
+    cw_vec2 at = {rnd(s, 0, s->size.x), rnd(s, 0, s->size.y)};
+    cw_transform t = centred(at, rnd(s, -PI, PI), scale);
+    sprite *sp = add_body(s, (sprite_kind)(int)rnd(s, 0, KIND_COUNT), &t, is_static);
+    if (sp == NULL || is_static)
+        return;
+    float heading = rnd(s, -PI, PI), speed = rnd(s, 20, 90);
+    sp->velocity = (cw_vec2){speed * cosf(heading), speed * sinf(heading)};
+    sp->spin = rnd(s, -2, 2);
+}
+
+void scene_add_sprites(scene *s, int n)
+{
+    for (int i = 0; i < n; i++)
+        add_random_sprite(s);
+}
+
+void scene_remove_sprites(scene *s, int n)
+{
+    for (int i = s->capacity - 1; i > 0 && n > 0; i--) {
+        sprite *sp = &s->sprites[i];
+        if (cw_body_id_is_null(sp->id) || sp->is_player)
+            continue;
+        cw_body_destroy(s->world, sp->id);
+        *sp = (sprite){0};
+        s->count--, n--;
+    }
+}
+
+static void add_player(scene *s, sprite_kind kind, cw_vec2 at, float rotation, cw_vec2 scale)
+{
+    cw_transform t = centred(at, rotation, scale);
+    sprite *sp = add_body(s, kind, &t, false);
+    if (sp == NULL)
+        return;
+    sp->is_player = true;
+    if (cw_body_id_is_null(s->selected))
+        s->selected = sp->id;
+}
+
+bool scene_init(scene *s, scene_kind kind, int count, uint64_t seed, cw_vec2 size, const sprite_image *images)
+{
+    *s = (scene){.kind = kind, .images = images, .size = size, .rng = seed * 0x9E3779B97F4A7C15ull + 1};
+    cw_world_def def = cw_default_world_def();
+    def.on_begin = on_begin, def.on_end = on_end, def.context = s; // no on_stay: stays then cost nothing
+    if ((s->world = cw_world_create(&def)) == NULL)
+        return false;
+    cw_vec2 mid = {size.x / 2, size.y / 2};
+    if (kind == SCENE_INSPECT) {
+        float big = fminf(size.x, size.y) / 48; // screen pixels a texel
+        add_player(s, KIND_F, (cw_vec2){mid.x - 9 * big, mid.y}, 0.35f, (cw_vec2){big, big});
+        add_player(s, KIND_R, (cw_vec2){mid.x + 9 * big, mid.y}, -0.6f, (cw_vec2){big, big * 0.9f});
+        return true;
+    }
+    add_player(s, KIND_F, mid, 0.3f, (cw_vec2){5, 5});
+    scene_add_sprites(s, count);
+    return true;
+}
+
+void scene_free(scene *s)
+{
+    cw_world_destroy(s->world);
+    free(s->sprites);
+    free(s->contacts);
+    *s = (scene){0};
+}
+
+void scene_set_transform(scene *s, sprite *sp, const cw_transform *t)
+{
+    sp->transform = *t;
+    cw_body_set_transform(s->world, sp->id, t);
+}
+
+void scene_set_boxes(scene *s, bool boxes)
+{
+    s->boxes = boxes;
+    for (int i = 1; i < s->capacity; i++)
+        if (!cw_body_id_is_null(s->sprites[i].id)) {
+            cw_shape shape = shape_of(s, s->sprites[i].kind);
+            cw_body_set_shape(s->world, s->sprites[i].id, &shape);
+        }
+}
+
+// Straight flight, bouncing off the playfield's edges.
+static void move_sprite(scene *s, sprite *sp, float dt)
+{
+    cw_transform t = sp->transform;
+    t.position.x += sp->velocity.x * dt, t.position.y += sp->velocity.y * dt;
+    t.rotation = remainderf(t.rotation + sp->spin * dt, 2 * PI);
+    if ((t.position.x < 0 && sp->velocity.x < 0) || (t.position.x > s->size.x && sp->velocity.x > 0))
+        sp->velocity.x = -sp->velocity.x;
+    if ((t.position.y < 0 && sp->velocity.y < 0) || (t.position.y > s->size.y && sp->velocity.y > 0))
+        sp->velocity.y = -sp->velocity.y;
+    scene_set_transform(s, sp, &t);
+}
+
+void scene_advance(scene *s, float dt)
+{
+    for (int i = 1; i < s->capacity; i++) {
+        sprite *sp = &s->sprites[i];
+        if (cw_body_id_is_null(sp->id))
+            continue;
+        if (sp->flash > 0)
+            sp->flash--;
+        if (sp->velocity.x != 0 || sp->velocity.y != 0 || sp->spin != 0)
+            move_sprite(s, sp, dt);
+    }
+    int kept = 0;
+    for (int i = 0; i < s->contact_count; i++)
+        if (--s->contacts[i].frames > 0)
+            s->contacts[kept++] = s->contacts[i];
+    s->contact_count = kept;
+    cw_world_step(s->world);
+}
+
+// --- geometry shared with drawing ---
+
+cw_vec2 local_to_world(const cw_transform *t, cw_vec2 local)
+{
+    float x = (local.x - t->origin.x) * t->scale.x, y = (local.y - t->origin.y) * t->scale.y;
+    float c = cosf(t->rotation), sn = sinf(t->rotation);
+    return (cw_vec2){t->position.x + c * x - sn * y, t->position.y + sn * x + c * y};
+}
+
+// Whether the shape covers point p: a tiny box centred on p overlaps it.
+bool shape_covers(const cw_shape *shape, const cw_transform *t, cw_vec2 p)
+{
+    static const float EPS = 1e-3f;
+    cw_shape dot = cw_shape_box(EPS, EPS);
+    cw_transform at = cw_default_transform();
+    at.position = p, at.origin = (cw_vec2){EPS / 2, EPS / 2};
+    return cw_overlap(&dot, &at, shape, t, NULL);
+}
+
+static bool pick_body(const scene *s, cw_body_id id, cw_vec2 p)
+{
+    cw_aabb box;
+    if (!cw_body_aabb(s->world, id, &box) || p.x < box.min.x || p.x > box.max.x || p.y < box.min.y ||
+        p.y > box.max.y)
+        return false;
+    cw_shape shape = cw_body_shape(s->world, id);
+    cw_transform t = cw_body_transform(s->world, id);
+    return shape_covers(&shape, &t, p);
+}
+
+// Until collworld has a point query, test the AABBs and then the exact shapes, topmost first.
+cw_body_id scene_pick(const scene *s, cw_vec2 p)
+{
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = s->capacity - 1; i > 0; i--) {
+            const sprite *sp = &s->sprites[i];
+            if (!cw_body_id_is_null(sp->id) && sp->is_player == (pass == 0) && pick_body(s, sp->id, p))
+                return sp->id;
+        }
+    return (cw_body_id){0, 0};
+}

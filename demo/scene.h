@@ -1,0 +1,62 @@
+// The simulation: a collworld world of sprites that move, spin and report their contacts.
+// No SDL here: the scene only knows transforms, shapes and the world.
+#ifndef DEMO_SCENE_H
+#define DEMO_SCENE_H
+
+#include "sprites.h"
+
+typedef enum scene_kind { SCENE_DEFAULT, SCENE_INSPECT } scene_kind;
+
+typedef struct sprite {
+    cw_body_id id;      // null while the slot is free
+    sprite_kind kind;
+    cw_transform transform;
+    cw_vec2 velocity;   // world units per second
+    float spin;         // radians per second
+    bool is_static, is_player;
+    int touching;       // pairs it is part of, counted from begin and end events
+    int flash;          // frames left of the flash a begin event starts
+} sprite;
+
+enum { FLASH_FRAMES = 8, CONTACT_FRAMES = 30 };
+
+typedef struct contact_mark {
+    cw_manifold manifold; // from the begin event
+    int frames;           // frames left on screen
+} contact_mark;
+
+typedef struct scene {
+    cw_world *world;
+    scene_kind kind;
+    const sprite_image *images;
+    sprite *sprites;    // indexed by cw_body_id.index, so events find their sprite at once
+    int capacity;
+    int count;          // live sprites
+    cw_body_id selected;
+    cw_vec2 size;       // the playfield, in world units (pixels)
+    bool boxes;         // bodies use their box instead of their mask
+    uint64_t rng;
+    contact_mark *contacts; // where recent begin events happened (for the contacts layer)
+    int contact_count, contact_capacity;
+} scene;
+
+bool scene_init(scene *s, scene_kind kind, int count, uint64_t seed, cw_vec2 size, const sprite_image *images);
+void scene_free(scene *s);
+
+void scene_add_sprites(scene *s, int n);
+void scene_remove_sprites(scene *s, int n); // the newest moving sprites first; players stay
+void scene_advance(scene *s, float dt);     // moves everything, then steps the world
+void scene_set_boxes(scene *s, bool boxes);
+
+// The sprite of a live body, or NULL (also for a stale id).
+sprite *scene_sprite(const scene *s, cw_body_id id);
+// Moves, turns or scales a sprite (its body follows).
+void scene_set_transform(scene *s, sprite *sp, const cw_transform *t);
+// The body under world point p, players first, or the null id.
+cw_body_id scene_pick(const scene *s, cw_vec2 p);
+
+// Helpers shared with drawing: a local point in the world, and exact point coverage.
+cw_vec2 local_to_world(const cw_transform *t, cw_vec2 local);
+bool shape_covers(const cw_shape *shape, const cw_transform *t, cw_vec2 p);
+
+#endif

@@ -1,0 +1,177 @@
+#include "text.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef HAVE_SDL_TTF
+#include <SDL_ttf.h>
+#endif
+
+// Built-in 5 x 7 glyphs, one byte a row, bit 4 the leftmost pixel. Lower case is drawn as upper case.
+static const char GLYPH_CHARS[] = " 0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ.,:/-+=%()[]|<>_!?'*#";
+static const uint8_t GLYPHS[][7] = {
+    {0, 0, 0, 0, 0, 0, 0},
+    {0x0E, 0x11, 0x13, 0x15, 0x19, 0x11, 0x0E}, {0x04, 0x0C, 0x04, 0x04, 0x04, 0x04, 0x0E},
+    {0x0E, 0x11, 0x01, 0x02, 0x04, 0x08, 0x1F}, {0x1F, 0x02, 0x04, 0x02, 0x01, 0x11, 0x0E},
+    {0x02, 0x06, 0x0A, 0x12, 0x1F, 0x02, 0x02}, {0x1F, 0x10, 0x1E, 0x01, 0x01, 0x11, 0x0E},
+    {0x06, 0x08, 0x10, 0x1E, 0x11, 0x11, 0x0E}, {0x1F, 0x01, 0x02, 0x04, 0x08, 0x08, 0x08},
+    {0x0E, 0x11, 0x11, 0x0E, 0x11, 0x11, 0x0E}, {0x0E, 0x11, 0x11, 0x0F, 0x01, 0x02, 0x0C},
+    {0x0E, 0x11, 0x11, 0x1F, 0x11, 0x11, 0x11}, {0x1E, 0x11, 0x11, 0x1E, 0x11, 0x11, 0x1E}, // A B
+    {0x0E, 0x11, 0x10, 0x10, 0x10, 0x11, 0x0E}, {0x1C, 0x12, 0x11, 0x11, 0x11, 0x12, 0x1C}, // C D
+    {0x1F, 0x10, 0x10, 0x1E, 0x10, 0x10, 0x1F}, {0x1F, 0x10, 0x10, 0x1E, 0x10, 0x10, 0x10}, // E F
+    {0x0E, 0x11, 0x10, 0x17, 0x11, 0x11, 0x0F}, {0x11, 0x11, 0x11, 0x1F, 0x11, 0x11, 0x11}, // G H
+    {0x0E, 0x04, 0x04, 0x04, 0x04, 0x04, 0x0E}, {0x07, 0x02, 0x02, 0x02, 0x02, 0x12, 0x0C}, // I J
+    {0x11, 0x12, 0x14, 0x18, 0x14, 0x12, 0x11}, {0x10, 0x10, 0x10, 0x10, 0x10, 0x10, 0x1F}, // K L
+    {0x11, 0x1B, 0x15, 0x15, 0x11, 0x11, 0x11}, {0x11, 0x11, 0x19, 0x15, 0x13, 0x11, 0x11}, // M N
+    {0x0E, 0x11, 0x11, 0x11, 0x11, 0x11, 0x0E}, {0x1E, 0x11, 0x11, 0x1E, 0x10, 0x10, 0x10}, // O P
+    {0x0E, 0x11, 0x11, 0x11, 0x15, 0x12, 0x0D}, {0x1E, 0x11, 0x11, 0x1E, 0x14, 0x12, 0x11}, // Q R
+    {0x0F, 0x10, 0x10, 0x0E, 0x01, 0x01, 0x1E}, {0x1F, 0x04, 0x04, 0x04, 0x04, 0x04, 0x04}, // S T
+    {0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x0E}, {0x11, 0x11, 0x11, 0x11, 0x11, 0x0A, 0x04}, // U V
+    {0x11, 0x11, 0x11, 0x15, 0x15, 0x15, 0x0A}, {0x11, 0x11, 0x0A, 0x04, 0x0A, 0x11, 0x11}, // W X
+    {0x11, 0x11, 0x11, 0x0A, 0x04, 0x04, 0x04}, {0x1F, 0x01, 0x02, 0x04, 0x08, 0x10, 0x1F}, // Y Z
+    {0, 0, 0, 0, 0, 0x0C, 0x0C}, {0, 0, 0, 0, 0x0C, 0x04, 0x08},                             // . ,
+    {0, 0x0C, 0x0C, 0, 0x0C, 0x0C, 0}, {0x01, 0x01, 0x02, 0x04, 0x08, 0x10, 0x10},           // : /
+    {0, 0, 0, 0x1F, 0, 0, 0}, {0, 0x04, 0x04, 0x1F, 0x04, 0x04, 0},                          // - +
+    {0, 0, 0x1F, 0, 0x1F, 0, 0}, {0x18, 0x19, 0x02, 0x04, 0x08, 0x13, 0x03},                 // = %
+    {0x02, 0x04, 0x08, 0x08, 0x08, 0x04, 0x02}, {0x08, 0x04, 0x02, 0x02, 0x02, 0x04, 0x08}, // ( )
+    {0x0E, 0x08, 0x08, 0x08, 0x08, 0x08, 0x0E}, {0x0E, 0x02, 0x02, 0x02, 0x02, 0x02, 0x0E}, // [ ]
+    {0x04, 0x04, 0x04, 0x04, 0x04, 0x04, 0x04}, {0x02, 0x04, 0x08, 0x10, 0x08, 0x04, 0x02}, // | <
+    {0x08, 0x04, 0x02, 0x01, 0x02, 0x04, 0x08}, {0, 0, 0, 0, 0, 0, 0x1F},                   // > _
+    {0x04, 0x04, 0x04, 0x04, 0x04, 0, 0x04}, {0x0E, 0x11, 0x01, 0x02, 0x04, 0, 0x04},       // ! ?
+    {0x04, 0x04, 0x08, 0, 0, 0, 0}, {0, 0x04, 0x15, 0x0E, 0x15, 0x04, 0},                   // ' *
+    {0x0A, 0x0A, 0x1F, 0x0A, 0x1F, 0x0A, 0x0A},                                             // #
+};
+enum { GLYPH_COUNT = sizeof GLYPHS / sizeof GLYPHS[0], GW = 5, GH = 7, PIXEL = 2 }; // PIXEL: screen pixels a dot
+
+struct text {
+    SDL_Renderer *renderer;
+    SDL_Texture *atlas; // the built-in glyphs side by side, white on transparent
+#ifdef HAVE_SDL_TTF
+    TTF_Font *font;
+#endif
+};
+
+static SDL_Texture *make_atlas(SDL_Renderer *renderer)
+{
+    SDL_Surface *s = SDL_CreateRGBSurfaceWithFormat(0, GLYPH_COUNT * GW, GH, 32, SDL_PIXELFORMAT_RGBA32);
+    if (s == NULL)
+        return NULL;
+    for (int g = 0; g < GLYPH_COUNT; g++)
+        for (int y = 0; y < GH; y++)
+            for (int x = 0; x < GW; x++) {
+                Uint32 *p = (Uint32 *)((Uint8 *)s->pixels + y * s->pitch) + g * GW + x;
+                *p = (GLYPHS[g][y] >> (GW - 1 - x)) & 1 ? 0xFFFFFFFFu : 0;
+            }
+    SDL_Texture *atlas = SDL_CreateTextureFromSurface(renderer, s);
+    SDL_FreeSurface(s);
+    SDL_SetTextureBlendMode(atlas, SDL_BLENDMODE_BLEND);
+    return atlas;
+}
+
+#ifdef HAVE_SDL_TTF
+static TTF_Font *open_font(void)
+{
+    static const char *const paths[] = {"/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf",
+                                        "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"};
+    if (TTF_Init() != 0)
+        return NULL;
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+        TTF_Font *font = TTF_OpenFont(paths[i], 14);
+        if (font != NULL)
+            return font;
+    }
+    TTF_Quit();
+    return NULL;
+}
+#endif
+
+text *text_create(SDL_Renderer *renderer)
+{
+    text *t = calloc(1, sizeof *t);
+    if (t == NULL)
+        return NULL;
+    t->renderer = renderer;
+#ifdef HAVE_SDL_TTF
+    t->font = open_font();
+    if (t->font != NULL)
+        return t;
+#endif
+    t->atlas = make_atlas(renderer);
+    return t;
+}
+
+void text_destroy(text *t)
+{
+    if (t == NULL)
+        return;
+#ifdef HAVE_SDL_TTF
+    if (t->font != NULL) {
+        TTF_CloseFont(t->font);
+        TTF_Quit();
+    }
+#endif
+    if (t->atlas != NULL)
+        SDL_DestroyTexture(t->atlas);
+    free(t);
+}
+
+const char *text_font_name(const text *t)
+{
+#ifdef HAVE_SDL_TTF
+    if (t->font != NULL)
+        return TTF_FontFaceFamilyName(t->font);
+#endif
+    (void)t;
+    return "built-in 5x7";
+}
+
+int text_line_height(const text *t)
+{
+#ifdef HAVE_SDL_TTF
+    if (t->font != NULL)
+        return TTF_FontLineSkip(t->font);
+#endif
+    (void)t;
+    return (GH + 3) * PIXEL;
+}
+
+int text_width(text *t, const char *s)
+{
+#ifdef HAVE_SDL_TTF
+    int w = 0;
+    if (t->font != NULL && TTF_SizeUTF8(t->font, s, &w, NULL) == 0)
+        return w;
+#endif
+    (void)t;
+    return (int)strlen(s) * (GW + 1) * PIXEL;
+}
+
+static void draw_builtin(text *t, int x, int y, const char *s, SDL_Color color)
+{
+    SDL_SetTextureColorMod(t->atlas, color.r, color.g, color.b);
+    for (; *s != '\0'; s++, x += (GW + 1) * PIXEL) {
+        const char *at = strchr(GLYPH_CHARS, toupper((unsigned char)*s));
+        int g = at != NULL && *s != '\0' ? (int)(at - GLYPH_CHARS) : (int)(strchr(GLYPH_CHARS, '?') - GLYPH_CHARS);
+        SDL_Rect src = {g * GW, 0, GW, GH}, dst = {x, y + PIXEL, GW * PIXEL, GH * PIXEL};
+        SDL_RenderCopy(t->renderer, t->atlas, &src, &dst);
+    }
+}
+
+void text_draw(text *t, int x, int y, const char *s, SDL_Color color)
+{
+#ifdef HAVE_SDL_TTF
+    if (t->font != NULL) {
+        SDL_Surface *surface = TTF_RenderUTF8_Blended(t->font, s, color);
+        SDL_Texture *texture = surface != NULL ? SDL_CreateTextureFromSurface(t->renderer, surface) : NULL;
+        if (texture != NULL) {
+            SDL_Rect dst = {x, y, surface->w, surface->h};
+            SDL_RenderCopy(t->renderer, texture, NULL, &dst);
+            SDL_DestroyTexture(texture);
+        }
+        SDL_FreeSurface(surface);
+        return;
+    }
+#endif
+    if (t->atlas != NULL)
+        draw_builtin(t, x, y, s, color);
+}
