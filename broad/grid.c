@@ -408,27 +408,30 @@ static void sort_into_cells(cw__grid *grid, const extent *e, uint32_t width, uin
 {
     uint32_t *start = grid->cell_start;
     memset(start, 0, (cells + 1) * sizeof *start);
-    for (int pass = 0; pass < 2; pass++) { // count, then place
-        for (uint32_t i = 0; i < grid->proxy_capacity; i++) {
-            const cw__proxy *p = &grid->proxies[i];
-            if (!p->live || p->large)
-                continue;
-            member m = member_of(grid, i);
-            for (int32_t cy = p->cy0; cy <= p->cy1; cy++) {
-                uint32_t row = (uint32_t)(cy - e->y0) * width + 1;
-                for (int32_t cx = p->cx0; cx <= p->cx1; cx++) {
-                    uint32_t c = row + (uint32_t)(cx - e->x0);
-                    if (pass == 0)
-                        start[c]++;
-                    else
-                        grid->sorted[start[c]++] = m;
-                }
-            }
+    // Cell k counts in start[k + 1]; the sums turn that into where k starts, and placing the
+    // members then leaves start[k + 1] where k ends, so k's members are [start[k], start[k + 1]).
+    for (uint32_t i = 0; i < grid->proxy_capacity; i++) {
+        const cw__proxy *p = &grid->proxies[i];
+        if (!p->live || p->large)
+            continue;
+        for (int32_t cy = p->cy0; cy <= p->cy1; cy++) {
+            uint32_t *row = start + (uint32_t)(cy - e->y0) * width + 1 + (uint32_t)(p->cx0 - e->x0);
+            for (int32_t k = 0; k <= p->cx1 - p->cx0; k++)
+                row[k]++;
         }
-        if (pass == 0) // cell k counts in start[k + 1]; sums turn that into where k starts, and
-            for (uint32_t c = 1, sum = 0, n; c <= cells; c++) // placing leaves it where k ends
-
-                n = start[c], start[c] = sum, sum += n;
+    }
+    for (uint32_t c = 1, sum = 0, n; c <= cells; c++)
+        n = start[c], start[c] = sum, sum += n;
+    for (uint32_t i = 0; i < grid->proxy_capacity; i++) {
+        const cw__proxy *p = &grid->proxies[i];
+        if (!p->live || p->large)
+            continue;
+        member m = member_of(grid, i);
+        for (int32_t cy = p->cy0; cy <= p->cy1; cy++) {
+            uint32_t *row = start + (uint32_t)(cy - e->y0) * width + 1 + (uint32_t)(p->cx0 - e->x0);
+            for (int32_t k = 0; k <= p->cx1 - p->cx0; k++)
+                grid->sorted[row[k]++] = m;
+        }
     }
 }
 

@@ -152,15 +152,14 @@ static bool reshape(cw_world *world, cw_body_id id, const cw_shape *shape, const
     cw__slot *slot = cw__world_slot(world, id);
     if (slot == NULL)
         return false;
-    cw__body prepared;
-    if (!cw__prepare(shape ? shape : &slot->shape, transform ? transform : &slot->transform, &prepared))
+    // cw__prepare writes nothing unless the input is valid, so it can fill the slot directly.
+    if (!cw__prepare(shape ? shape : &slot->shape, transform ? transform : &slot->transform, &slot->prepared))
         return false;
     cw__world_mark_dirty(world, id.index);
     if (shape)
         slot->shape = *shape;
     if (transform)
         slot->transform = *transform;
-    slot->prepared = prepared;
     refresh_hot(world, id.index);
     return true;
 }
