@@ -240,9 +240,13 @@ typedef struct cw_world_def {
     cw_contact_fn *on_stay;  ///< Called each step for pairs that stay touching; may be NULL (then no stay work).
     cw_contact_fn *on_end;   ///< Called when a pair stops touching; may be NULL.
     void *context;           ///< Passed to every callback.
+    /// Fill cw_contact::manifold for begins and stays (default true). For masks a manifold costs
+    /// tens of plain tests (about 5 µs for two 32x32 sprites, 0.3 µs for two boxes); set false when
+    /// the callbacks only need to know who touches whom, and contacts then carry a zeroed manifold.
+    bool manifolds;
 } cw_world_def;
 
-/// Returns a def with automatic cell size and no callbacks.
+/// Returns a def with automatic cell size, no callbacks and manifolds on.
 cw_world_def cw_default_world_def(void);
 
 /// How to build a body. Start from cw_default_body_def().

@@ -36,7 +36,7 @@ typedef struct scene_params {
     int spawns, destroys, reshapes, refilters, reusers; // at most this many of each per step
     double hook_chance;     // chance that an event's callback changes the world
     bool bullets;           // spawn bullets, destroyed by their first begin
-    bool no_stay, record_stream, check_manifolds;
+    bool no_stay, no_manifolds, record_stream, check_manifolds;
 } scene_params;
 
 typedef struct scene {
@@ -262,6 +262,7 @@ static void scene_start(scene *sc, const scene_params *p, const palette *pal)
     o.seed = p->seed;
     o.cell_size = p->cell_size;
     o.no_stay = p->no_stay;
+    o.no_manifolds = p->no_manifolds;
     o.record_stream = p->record_stream;
     o.skip_manifold_equal = !p->check_manifolds;
     o.hook = scene_hook;
@@ -475,6 +476,17 @@ static void test_random_no_stay(void **state)
     SCENE_RUN(p, sc);
 }
 
+// Manifolds off: the same events, each with a zeroed manifold.
+static void test_random_no_manifolds(void **state)
+{
+    (void)state;
+    scene_params p = base_params("random world, manifolds off", 0xa070e);
+    p.no_manifolds = true;
+    p.hook_chance = 0.1;
+    scene sc;
+    SCENE_RUN(p, sc);
+}
+
 // The same script in two worlds stepped side by side gives byte-identical event streams.
 static void test_random_determinism(void **state)
 {
@@ -547,6 +559,6 @@ const struct CMUnitTest world_random_tests[] = {
     cmocka_unit_test(test_random_huge_cell),    cmocka_unit_test(test_random_large_bodies),
     cmocka_unit_test(test_random_far_negative), cmocka_unit_test(test_random_crowded),
     cmocka_unit_test(test_random_few_move),     cmocka_unit_test(test_random_all_move),
-    cmocka_unit_test(test_random_busy_hooks),   cmocka_unit_test(test_random_no_stay),
+    cmocka_unit_test(test_random_busy_hooks),   cmocka_unit_test(test_random_no_stay), cmocka_unit_test(test_random_no_manifolds),
     cmocka_unit_test(test_random_determinism),
 };

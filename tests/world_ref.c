@@ -233,6 +233,7 @@ wr_world *wr_create(const wr_options *options)
     def.on_begin = on_begin;
     def.on_end = on_end;
     def.on_stay = options->no_stay ? NULL : on_stay;
+    def.manifolds = !options->no_manifolds;
     def.context = w;
     cw_clear_error();
     w->world = cw_world_create(&def);
@@ -682,6 +683,11 @@ static void check_manifold(wr_world *w, const wr_event *e, const wr_rec *a, cons
 {
     const cw_manifold *m = &e->contact.manifold;
     char why[300];
+    if (w->opt.no_manifolds) {
+        if (!manifold_is_zero(m))
+            fail_pair(w, e, "a manifold was filled although the world was made with manifolds off");
+        return;
+    }
     double len = hypot(m->normal.x, m->normal.y);
     if (!(fabs(len - 1) < 1e-3) || !isfinite(m->point.x) || !isfinite(m->point.y) || !(m->depth >= 0) ||
         !isfinite(m->depth)) {

@@ -47,6 +47,7 @@ typedef struct wr_options {
     uint64_t seed;             ///< printed with failures
     float cell_size;           ///< cw_world_def::cell_size
     bool no_stay;              ///< leave on_stay NULL (then stays are not expected)
+    bool no_manifolds;         ///< cw_world_def::manifolds = false (then every manifold must be zero)
     bool skip_manifold_equal;  ///< do not compare manifolds with cw_overlap()'s (unit normals are still checked)
     bool record_stream;        ///< keep a byte serialisation of every event (see wr_stream())
     wr_hook_fn *hook;          ///< may be NULL

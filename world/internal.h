@@ -60,6 +60,7 @@ struct cw_world {
     bool auto_cell;
     bool in_callback;
     bool step_failed;       // the current step ran out of memory and will be redone
+    bool begin_manifolds, stay_manifolds; // computed for those events (a callback and def.manifolds)
     uint32_t step;
     cw__slot *slots;        // slot 0 is never used: index 0 means "no body"
     cw__hot *hot;           // parallel to slots

@@ -19,7 +19,8 @@
 
 cw_world_def cw_default_world_def(void)
 {
-    return (cw_world_def){.cell_size = 0, .on_begin = NULL, .on_stay = NULL, .on_end = NULL, .context = NULL};
+    return (cw_world_def){
+        .cell_size = 0, .on_begin = NULL, .on_stay = NULL, .on_end = NULL, .context = NULL, .manifolds = true};
 }
 
 cw_world *cw_world_create(const cw_world_def *def)
@@ -38,6 +39,8 @@ cw_world *cw_world_create(const cw_world_def *def)
     memset(world, 0, sizeof *world);
     world->def = *def;
     world->auto_cell = def->cell_size == 0;
+    world->begin_manifolds = def->manifolds && def->on_begin != NULL;
+    world->stay_manifolds = def->manifolds && def->on_stay != NULL;
     cw__grid_init(&world->grid, world->auto_cell ? DEFAULT_CELL : def->cell_size);
     world->stats.cell_size = world->grid.cell_size;
     return world;
@@ -211,8 +214,7 @@ static bool diff_pairs(cw_world *world)
     cw__touching *next = &world->touching[!world->current];
     const uint64_t *found = world->found.items;
     const uint32_t found_count = world->found.count;
-    const bool keep_manifolds = world->def.on_stay != NULL;
-    const bool with_manifolds = keep_manifolds || world->def.on_begin != NULL;
+    const bool keep_manifolds = world->stay_manifolds, with_manifolds = keep_manifolds || world->begin_manifolds;
     const uint8_t begun = CW__FRESH | (world->def.on_begin ? 0 : CW__REPORTED);
     world->ends.count = world->begins.count = 0;
     next->count = 0;
@@ -226,7 +228,7 @@ static bool diff_pairs(cw_world *world)
         if (only_found) {
             if (!push_pair(next, found[j], begun, with_manifolds))
                 return false;
-            if (world->def.on_begin)
+            if (world->begin_manifolds)
                 manifold_of(world, found[j], &next->manifolds[next->count - 1]);
             world->begins.items[world->begins.count++] = next->count - 1;
             j++;
@@ -301,7 +303,7 @@ static void deliver_begins(cw_world *world, cw__touching *now)
         if (!both_alive(world, now->keys[p]))
             continue;
         now->flags[p] |= CW__REPORTED;
-        cw_contact contact = contact_of(world, now->keys[p], &now->manifolds[p]);
+        cw_contact contact = contact_of(world, now->keys[p], world->begin_manifolds ? &now->manifolds[p] : NULL);
         world->stats.begin_events++;
         world->def.on_begin(&contact, world->def.context);
     }
@@ -312,7 +314,7 @@ static void deliver_stays(cw_world *world, const cw__touching *now)
     for (uint32_t p = 0; p < now->count && world->def.on_stay; p++) {
         if ((now->flags[p] & CW__FRESH) || !both_alive(world, now->keys[p]))
             continue;
-        cw_contact contact = contact_of(world, now->keys[p], &now->manifolds[p]);
+        cw_contact contact = contact_of(world, now->keys[p], world->stay_manifolds ? &now->manifolds[p] : NULL);
         world->stats.stay_events++;
         world->def.on_stay(&contact, world->def.context);
     }
