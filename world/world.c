@@ -11,7 +11,6 @@
 #include <math.h>
 #include <string.h>
 #include <time.h>
-#include <stdlib.h>
 
 // The automatic cell size: twice the mean body extent, re-chosen when that drifts by more than 2x.
 #define AUTO_CELL_FACTOR 2.0
@@ -384,7 +383,6 @@ void cw_world_step(cw_world *world)
     world->step_failed |= candidates < 0;
     world->stats.candidate_pairs = candidates < 0 ? 0 : candidates;
     double t1 = now_ms();
-    if (getenv("TWICE")) { test_candidates(world); t1 = now_ms(); }
     if (!world->step_failed)
         test_candidates(world);
     double t2 = now_ms();
