@@ -13,12 +13,14 @@
 // Cell coordinates are clamped to this range so that any finite coordinate maps to a cell.
 #define CELL_LIMIT 1000000000
 
-// What pairing needs of a proxy, gathered per cell so the scan reads each proxy once per cell.
+// What pairing needs of a proxy in one cell, gathered so that the scan reads each proxy once per
+// cell. The flags say whether the proxy starts in the cell's column and row: a pair's intersection
+// has its min corner in the cell iff each of those holds for one of the two.
+enum { STARTS_COLUMN = 1, STARTS_ROW = 2, MOVED = 4, STATIC = 8 };
 typedef struct cw__member {
     cw__box box;
     uint32_t index;
-    int32_t cx0, cy0;
-    bool moved, is_static;
+    uint32_t flags;
 } member;
 
 void cw__grid_init(cw__grid *grid, float cell_size)
@@ -342,34 +344,75 @@ static int large_with_cells(const cw__grid *grid, uint32_t p, cw__pair_fn *fn, v
 }
 
 
-// Pairs within one cell: every two members, at least one moved, not both static, whose AABBs
-// overlap and whose intersection's min corner lies in this cell.
-static member member_of(const cw__grid *grid, uint32_t index)
+static member member_of(const cw__grid *grid, uint32_t index, int32_t cx, int32_t cy)
 {
     const cw__proxy *p = &grid->proxies[index];
-    return (member){p->box, index, p->cx0, p->cy0, p->moved_stamp == grid->stamp, p->is_static};
+    uint32_t flags = (p->cx0 == cx ? STARTS_COLUMN : 0) | (p->cy0 == cy ? STARTS_ROW : 0) |
+                     (p->moved_stamp == grid->stamp ? MOVED : 0) | (p->is_static ? STATIC : 0);
+    return (member){p->box, index, flags};
 }
 
-// Pairs among the members of cell (cx, cy): every two, at least one moved, not both static, whose
-// AABBs overlap and whose intersection's min corner lies in this cell.
-static int pairs_among(const member *members, int n, int32_t cx, int32_t cy, cw__pair_fn *fn, void *context)
+static bool wanted(const member *a, const member *b)
 {
-    int reported = 0;
-    for (int i = 0; i < n; i++) {
-        const member *a = &members[i];
-        for (int j = i + 1; j < n; j++) {
-            const member *b = &members[j];
-            // One branch for the lot: each condition alone is a coin flip the predictor would miss.
-            bool wanted = (a->moved | b->moved) & !(a->is_static & b->is_static) &
-                          (a->box.min_x < b->box.max_x) & (b->box.min_x < a->box.max_x) &
-                          (a->box.min_y < b->box.max_y) & (b->box.min_y < a->box.max_y) &
-                          ((a->cx0 > b->cx0 ? a->cx0 : b->cx0) == cx) & ((a->cy0 > b->cy0 ? a->cy0 : b->cy0) == cy);
-            if (!wanted)
-                continue;
-            fn(context, a->index < b->index ? a->index : b->index, a->index < b->index ? b->index : a->index);
-            reported++;
-        }
+    uint32_t any = a->flags | b->flags, both = a->flags & b->flags;
+    return (a->box.min_x < b->box.max_x) & (b->box.min_x < a->box.max_x) & (a->box.min_y < b->box.max_y) &
+           (b->box.min_y < a->box.max_y) & ((any & (STARTS_COLUMN | STARTS_ROW | MOVED)) ==
+                                            (STARTS_COLUMN | STARTS_ROW | MOVED)) & !(both & STATIC);
+}
+
+static void report(uint32_t a, uint32_t b, cw__pair_fn *fn, void *context)
+{
+    fn(context, a < b ? a : b, a < b ? b : a);
+}
+
+// A cell's members as columns, so that testing one member against all the later ones vectorises.
+#define COLUMN_MAX 128
+typedef struct columns {
+    float min_x[COLUMN_MAX], min_y[COLUMN_MAX], max_x[COLUMN_MAX], max_y[COLUMN_MAX];
+    uint32_t flags[COLUMN_MAX];
+    uint8_t hit[COLUMN_MAX];
+} columns;
+
+static int pairs_in_columns(const member *members, int n, columns *c, cw__pair_fn *fn, void *context)
+{
+    for (int k = 0; k < n; k++) {
+        c->min_x[k] = members[k].box.min_x, c->min_y[k] = members[k].box.min_y;
+        c->max_x[k] = members[k].box.max_x, c->max_y[k] = members[k].box.max_y;
+        c->flags[k] = members[k].flags;
     }
+    const uint32_t all = STARTS_COLUMN | STARTS_ROW | MOVED;
+    int reported = 0;
+    for (int i = 0; i < n - 1; i++) {
+        const float x0 = c->min_x[i], y0 = c->min_y[i], x1 = c->max_x[i], y1 = c->max_y[i];
+        const uint32_t f = c->flags[i];
+        for (int j = i + 1; j < n; j++) // no branches: the compiler turns this into vector compares
+            c->hit[j] = (uint8_t)((x0 < c->max_x[j]) & (c->min_x[j] < x1) & (y0 < c->max_y[j]) &
+                                  (c->min_y[j] < y1) & (((f | c->flags[j]) & all) == all) &
+                                  ((f & c->flags[j] & STATIC) == 0));
+        for (int j = i + 1; j < n; j++)
+            if (c->hit[j]) {
+                report(members[i].index, members[j].index, fn, context);
+                reported++;
+            }
+    }
+    return reported;
+}
+
+// Pairs among the members of one cell: every two whose AABBs overlap, at least one moved, not both
+// static, and whose intersection's min corner lies in this cell.
+static int pairs_among(const member *members, int n, cw__pair_fn *fn, void *context)
+{
+    if (n <= COLUMN_MAX) {
+        columns c;
+        return pairs_in_columns(members, n, &c, fn, context);
+    }
+    int reported = 0; // a crowd far beyond the cell size: plain pairs
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            if (wanted(&members[i], &members[j])) {
+                report(members[i].index, members[j].index, fn, context);
+                reported++;
+            }
     return reported;
 }
 
@@ -378,8 +421,8 @@ static int pairs_in_cell(const cw__grid *grid, const cw__cell *cell, member *mem
     int32_t cx = (int32_t)(uint32_t)((uint64_t)cell->key >> 32), cy = (int32_t)(uint32_t)(uint64_t)cell->key;
     int n = 0;
     for (int32_t node = cell->head; node >= 0; node = grid->nodes[node].next)
-        members[n++] = member_of(grid, (uint32_t)grid->nodes[node].proxy);
-    return pairs_among(members, n, cx, cy, fn, context);
+        members[n++] = member_of(grid, (uint32_t)grid->nodes[node].proxy, cx, cy);
+    return pairs_among(members, n, fn, context);
 }
 
 // The cell range covered by the filed proxies, and how many cell entries they make.
@@ -426,11 +469,14 @@ static void sort_into_cells(cw__grid *grid, const extent *e, uint32_t width, uin
         const cw__proxy *p = &grid->proxies[i];
         if (!p->live || p->large)
             continue;
-        member m = member_of(grid, i);
+        member m = member_of(grid, i, p->cx0, p->cy0); // flags for the first cell, then adjusted
         for (int32_t cy = p->cy0; cy <= p->cy1; cy++) {
             uint32_t *row = start + (uint32_t)(cy - e->y0) * width + 1 + (uint32_t)(p->cx0 - e->x0);
-            for (int32_t k = 0; k <= p->cx1 - p->cx0; k++)
+            for (int32_t k = 0; k <= p->cx1 - p->cx0; k++) {
                 grid->sorted[row[k]++] = m;
+                m.flags &= ~(uint32_t)STARTS_COLUMN;
+            }
+            m.flags = (m.flags & ~(uint32_t)STARTS_ROW) | STARTS_COLUMN;
         }
     }
 }
@@ -454,13 +500,10 @@ static int pairs_by_sorting(cw__grid *grid, cw__pair_fn *fn, void *context)
     grid->cell_start = start, grid->sorted = sorted;
     sort_into_cells(grid, &e, (uint32_t)width, (uint32_t)cells);
     int reported = 0;
-    uint32_t c = 0;
-    for (int32_t cy = e.y0; cy <= e.y1; cy++) {
-        for (int32_t cx = e.x0; cx <= e.x1; cx++, c++) {
-            uint32_t first = grid->cell_start[c], end = grid->cell_start[c + 1];
-            if (end - first >= 2)
-                reported += pairs_among(grid->sorted + first, (int)(end - first), cx, cy, fn, context);
-        }
+    for (uint32_t c = 0; c < cells; c++) {
+        uint32_t first = grid->cell_start[c], end = grid->cell_start[c + 1];
+        if (end - first >= 2)
+            reported += pairs_among(grid->sorted + first, (int)(end - first), fn, context);
     }
     return reported;
 }
