@@ -367,6 +367,7 @@ static void report(uint32_t a, uint32_t b, cw__pair_fn *fn, void *context)
 
 // A cell's members as columns, so that testing one member against all the later ones vectorises.
 #define COLUMN_MAX 128
+#define SMALL_CELL 4 // below this, setting up the columns costs more than it saves
 typedef struct columns {
     float min_x[COLUMN_MAX], min_y[COLUMN_MAX], max_x[COLUMN_MAX], max_y[COLUMN_MAX];
     uint32_t flags[COLUMN_MAX];
@@ -402,11 +403,11 @@ static int pairs_in_columns(const member *members, int n, columns *c, cw__pair_f
 // static, and whose intersection's min corner lies in this cell.
 static int pairs_among(const member *members, int n, cw__pair_fn *fn, void *context)
 {
-    if (n <= COLUMN_MAX) {
+    if (n > SMALL_CELL && n <= COLUMN_MAX) {
         columns c;
         return pairs_in_columns(members, n, &c, fn, context);
     }
-    int reported = 0; // a crowd far beyond the cell size: plain pairs
+    int reported = 0; // a few members, or a crowd far beyond the cell size: plain pairs
     for (int i = 0; i < n; i++)
         for (int j = i + 1; j < n; j++)
             if (wanted(&members[i], &members[j])) {

@@ -58,6 +58,7 @@ typedef struct cw__u64s {
 struct cw_world {
     cw_world_def def;
     bool auto_cell;
+    bool cell_chosen;       // the automatic cell size has been chosen from the bodies
     bool in_callback;
     bool step_failed;       // the current step ran out of memory and will be redone
     bool begin_manifolds, stay_manifolds; // computed for those events (a callback and def.manifolds)

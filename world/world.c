@@ -12,7 +12,8 @@
 #include <string.h>
 #include <time.h>
 
-// The automatic cell size: twice the mean body extent, re-chosen when that drifts by more than 2x.
+// The automatic cell size: twice the mean body extent, chosen at the first step with bodies and
+// re-chosen when that drifts by more than 2x.
 #define AUTO_CELL_FACTOR 2.0
 #define DEFAULT_CELL 64.0f
 
@@ -122,8 +123,8 @@ static void adapt_cell_size(cw_world *world)
     if (!(target > 1e-3) || !isfinite(target))
         return;
     double ratio = target / world->grid.cell_size;
-    if (ratio > 2 || ratio < 0.5)
-        cw__grid_set_cell_size(&world->grid, (float)target); // out of memory: the old size stays
+    if (ratio > 2 || ratio < 0.5 || !world->cell_chosen)
+        world->cell_chosen |= cw__grid_set_cell_size(&world->grid, (float)target); // else the old size stays
 }
 
 // The broadphase calls this for each candidate pair; they are tested once the grid is done.
