@@ -228,15 +228,20 @@ cw_aabb cw__body_aabb(const cw__body *body)
         double hx = fabs(o->ux) + fabs(o->vx), hy = fabs(o->uy) + fabs(o->vy);
         return (cw_aabb){{float_down(o->cx - hx), float_down(o->cy - hy)}, {float_up(o->cx + hx), float_up(o->cy + hy)}};
     }
+    // The hull's extremes along the world axes, as plain linear maps of the texel coordinates (a
+    // loop the compiler vectorises); the translation is added once at the end.
+    const cw__xf *xf = &body->xf;
+    const double xx = xf->c * xf->sx, xy = -xf->s * xf->sy, yx = xf->s * xf->sx, yy = xf->c * xf->sy;
     for (int i = 0; i < m->hull_count; i++) {
-        double wx, wy;
-        cw__to_world(&body->xf, m->hull[2 * i], m->hull[2 * i + 1], 0, 0, &wx, &wy);
+        double hx = m->hull[2 * i], hy = m->hull[2 * i + 1];
+        double wx = xx * hx + xy * hy, wy = yx * hx + yy * hy;
         lo_x = cw__min(lo_x, wx);
         lo_y = cw__min(lo_y, wy);
         hi_x = cw__max(hi_x, wx);
         hi_y = cw__max(hi_y, wy);
     }
-    return (cw_aabb){{float_down(lo_x), float_down(lo_y)}, {float_up(hi_x), float_up(hi_y)}};
+    double tx = xf->px - (xx * xf->ox + xy * xf->oy), ty = xf->py - (yx * xf->ox + yy * xf->oy);
+    return (cw_aabb){{float_down(lo_x + tx), float_down(lo_y + ty)}, {float_up(hi_x + tx), float_up(hi_y + ty)}};
 }
 
 bool cw_shape_aabb(const cw_shape *shape, const cw_transform *transform, cw_aabb *aabb)
