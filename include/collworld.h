@@ -207,7 +207,15 @@ bool cw_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b, co
 ///   current step that name it are dropped). The ends that close its contacts carry its old id and
 ///   user_data and are delivered in the ends of the next cw_world_step().
 /// - cw_world_step() and cw_world_destroy() called from a callback fail (cw_last_error() says so).
-/// - Ids of destroyed bodies (or of a slot since reused) are rejected by every function.
+/// - Ids of destroyed bodies (or of a slot since reused) are rejected by every function. A destroyed
+///   body's slot is reused only after the step that reports its ends.
+/// - A step that runs out of memory reports no events and keeps the touching pairs as they were;
+///   the next step redoes its work, so events are delayed, never lost or doubled.
+///
+/// ## Cost
+/// A step re-tests only pairs with a body that changed (moved, reshaped, refiltered, created) since
+/// the last step; pairs of two unchanged bodies stay touching without a test. Moving, marking and
+/// destroying bodies never allocate; a step allocates only while the world grows.
 /// @{
 
 /// A world. Create with cw_world_create(), free with cw_world_destroy().
@@ -323,14 +331,16 @@ typedef struct cw_world_stats {
     int static_bodies;    ///< Of which static.
     int moved_bodies;     ///< Bodies whose AABB was recomputed in the last step.
     int large_bodies;     ///< Bodies kept out of the grid because they span many cells.
-    int candidate_pairs;  ///< Pairs from the broadphase whose AABBs overlap, once each.
+    int candidate_pairs;  ///< Pairs from the broadphase whose AABBs overlap, once each (only pairs
+                          ///< with a changed body are looked for).
     int narrow_tests;     ///< Of those, pairs that passed the filters and were tested exactly.
     int touching_pairs;   ///< Pairs touching after the last step.
-    int begin_events, stay_events, end_events; ///< Events reported by the last step.
+    int begin_events, stay_events, end_events; ///< Callbacks made by the last step.
     float cell_size;      ///< The grid's cell side in world units.
-    double broad_ms;      ///< Milliseconds spent updating the grid and finding candidate pairs.
-    double narrow_ms;     ///< Milliseconds spent in exact tests (and manifolds).
-    double events_ms;     ///< Milliseconds spent diffing pairs and calling callbacks.
+    double broad_ms;      ///< Milliseconds spent on AABBs, updating the grid and finding candidate pairs.
+    double narrow_ms;     ///< Milliseconds spent in exact tests.
+    double events_ms;     ///< Milliseconds spent diffing the touching pairs, computing manifolds for
+                          ///< begins and stays, and in the callbacks.
 } cw_world_stats;
 
 /// Statistics of the last step; all zero for a NULL world.
