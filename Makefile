@@ -70,12 +70,14 @@ valgrind: $(BUILD)/test_collworld
 	CW_TEST_SCALE=20 valgrind -q --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=definite \
 	    ./$(BUILD)/test_collworld
 
-# The README's example, run so that it cannot go stale.
-$(BUILD)/readme_example: demo/readme_example.c libcollworld.a
+# The README's examples, run so that they cannot go stale.
+$(BUILD)/readme_%: demo/readme_%.c libcollworld.a
+	@mkdir -p $(BUILD)
 	$(CC) $(CFLAGS) -o $@ $< libcollworld.a $(LDLIBS)
 
-example: $(BUILD)/readme_example
+example: $(BUILD)/readme_example $(BUILD)/readme_world
 	./$(BUILD)/readme_example
+	./$(BUILD)/readme_world
 
 test: unit asan example demo-headless demo-selftest
 
@@ -88,7 +90,7 @@ DEMO_OPTIONAL = $(if $(call have_pkg,SDL2_image),SDL2_image) $(if $(call have_pk
 DEMO_CFLAGS = $(shell pkg-config --cflags sdl2 $(DEMO_OPTIONAL)) \
               $(if $(call have_pkg,SDL2_image),-DHAVE_SDL_IMAGE) $(if $(call have_pkg,SDL2_ttf),-DHAVE_SDL_TTF)
 DEMO_LIBS = $(shell pkg-config --libs sdl2 $(DEMO_OPTIONAL))
-DEMO_SRC := $(filter-out demo/readme_example.c,$(wildcard demo/*.c))
+DEMO_SRC := $(filter-out demo/readme_%.c,$(wildcard demo/*.c))
 DEMO_OBJ := $(DEMO_SRC:%.c=$(BUILD)/%.o)
 DEMO := $(BUILD)/collworld_demo
 

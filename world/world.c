@@ -102,7 +102,8 @@ static void update_moved(cw_world *world)
         slot->dirty = false;
         cw_aabb aabb = cw__body_aabb(&slot->prepared);
         cw__box box = {aabb.min.x, aabb.min.y, aabb.max.x, aabb.max.y};
-        float extent = fmaxf(box.max_x - box.min_x, box.max_y - box.min_y);
+        float width = box.max_x - box.min_x, height = box.max_y - box.min_y;
+        float extent = width > height ? width : height; // fmaxf is a libm call under strict IEEE rules
         if (!cw__grid_update(&world->grid, index, &box, world->hot[index].is_static)) {
             cw__world_mark_dirty(world, index); // out of memory: it keeps its old place and the
             world->step_failed = true;          // step is redone, so no pair is judged on it
