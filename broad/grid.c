@@ -281,10 +281,9 @@ static bool reported_from(const cw__grid *grid, uint32_t p, uint32_t q)
     return !(pq->moved_stamp == grid->stamp && q < p);
 }
 
-static int pairs_in_cells(const cw__grid *grid, uint32_t p, cw__pair_fn *fn, void *context)
+static void pairs_in_cells(const cw__grid *grid, uint32_t p, cw__pair_list *out)
 {
     const cw__proxy *pp = &grid->proxies[p];
-    int reported = 0;
     for (int32_t cy = pp->cy0; cy <= pp->cy1; cy++) {
         for (int32_t cx = pp->cx0; cx <= pp->cx1; cx++) {
             const cw__cell *cell = &grid->cells[find_slot(grid, cell_key(cx, cy))];
@@ -299,20 +298,17 @@ static int pairs_in_cells(const cw__grid *grid, uint32_t p, cw__pair_fn *fn, voi
                 int32_t corner_y = pp->cy0 > pq->cy0 ? pp->cy0 : pq->cy0;
                 if (corner_x != cx || corner_y != cy)
                     continue;
-                fn(context, p < q ? p : q, p < q ? q : p);
-                reported++;
+                cw__pair_list_add(out, p < q ? p : q, p < q ? q : p);
             }
         }
     }
-    return reported;
 }
 
 // Pairs of a moved proxy p with the large proxies (which are in no cell). A filed p reports every
 // such pair (the large side only reports filed proxies that did not move); two large ones follow
 // the lower-index rule.
-static int pairs_with_large(const cw__grid *grid, uint32_t p, cw__pair_fn *fn, void *context)
+static void pairs_with_large(const cw__grid *grid, uint32_t p, cw__pair_list *out)
 {
-    int reported = 0;
     const cw__proxy *pp = &grid->proxies[p];
     for (uint32_t i = 0; i < grid->large_count; i++) {
         uint32_t q = grid->large[i];
@@ -320,27 +316,22 @@ static int pairs_with_large(const cw__grid *grid, uint32_t p, cw__pair_fn *fn, v
         bool ours = pp->large ? reported_from(grid, p, q) : !(pp->is_static && pq->is_static);
         if (q == p || !ours || !boxes_overlap(&pp->box, &pq->box))
             continue;
-        fn(context, p < q ? p : q, p < q ? q : p);
-        reported++;
+        cw__pair_list_add(out, p < q ? p : q, p < q ? q : p);
     }
-    return reported;
 }
 
 // Pairs of a moved large proxy with every filed proxy that did not move (moved ones report the
 // pair themselves through pairs_with_large).
-static int large_with_cells(const cw__grid *grid, uint32_t p, cw__pair_fn *fn, void *context)
+static void large_with_cells(const cw__grid *grid, uint32_t p, cw__pair_list *out)
 {
-    int reported = 0;
     const cw__proxy *pp = &grid->proxies[p];
     for (uint32_t q = 0; q < grid->proxy_capacity; q++) {
         const cw__proxy *pq = &grid->proxies[q];
         if (!pq->live || pq->large || pq->moved_stamp == grid->stamp || (pp->is_static && pq->is_static) ||
             !boxes_overlap(&pp->box, &pq->box))
             continue;
-        fn(context, p < q ? p : q, p < q ? q : p);
-        reported++;
+        cw__pair_list_add(out, p < q ? p : q, p < q ? q : p);
     }
-    return reported;
 }
 
 
@@ -360,9 +351,9 @@ static bool wanted(const member *a, const member *b)
                                             (STARTS_COLUMN | STARTS_ROW | MOVED)) & !(both & STATIC);
 }
 
-static void report(uint32_t a, uint32_t b, cw__pair_fn *fn, void *context)
+static void report(uint32_t a, uint32_t b, cw__pair_list *out)
 {
-    fn(context, a < b ? a : b, a < b ? b : a);
+    cw__pair_list_add(out, a < b ? a : b, a < b ? b : a);
 }
 
 // A cell's members as columns, so that testing one member against all the later ones vectorises.
@@ -374,7 +365,7 @@ typedef struct columns {
     uint8_t hit[COLUMN_MAX];
 } columns;
 
-static int pairs_in_columns(const member *members, int n, columns *c, cw__pair_fn *fn, void *context)
+static void pairs_in_columns(const member *members, int n, columns *c, cw__pair_list *out)
 {
     for (int k = 0; k < n; k++) {
         c->min_x[k] = members[k].box.min_x, c->min_y[k] = members[k].box.min_y;
@@ -382,7 +373,6 @@ static int pairs_in_columns(const member *members, int n, columns *c, cw__pair_f
         c->flags[k] = members[k].flags;
     }
     const uint32_t all = STARTS_COLUMN | STARTS_ROW | MOVED;
-    int reported = 0;
     for (int i = 0; i < n - 1; i++) {
         const float x0 = c->min_x[i], y0 = c->min_y[i], x1 = c->max_x[i], y1 = c->max_y[i];
         const uint32_t f = c->flags[i];
@@ -391,39 +381,34 @@ static int pairs_in_columns(const member *members, int n, columns *c, cw__pair_f
                                   (c->min_y[j] < y1) & (((f | c->flags[j]) & all) == all) &
                                   ((f & c->flags[j] & STATIC) == 0));
         for (int j = i + 1; j < n; j++)
-            if (c->hit[j]) {
-                report(members[i].index, members[j].index, fn, context);
-                reported++;
-            }
+            if (c->hit[j])
+                report(members[i].index, members[j].index, out);
     }
-    return reported;
 }
 
 // Pairs among the members of one cell: every two whose AABBs overlap, at least one moved, not both
 // static, and whose intersection's min corner lies in this cell.
-static int pairs_among(const member *members, int n, cw__pair_fn *fn, void *context)
+static void pairs_among(const member *members, int n, cw__pair_list *out)
 {
     if (n > SMALL_CELL && n <= COLUMN_MAX) {
         columns c;
-        return pairs_in_columns(members, n, &c, fn, context);
+        pairs_in_columns(members, n, &c, out);
+        return;
     }
-    int reported = 0; // a few members, or a crowd far beyond the cell size: plain pairs
+    // A few members, or a crowd far beyond the cell size: plain pairs.
     for (int i = 0; i < n; i++)
         for (int j = i + 1; j < n; j++)
-            if (wanted(&members[i], &members[j])) {
-                report(members[i].index, members[j].index, fn, context);
-                reported++;
-            }
-    return reported;
+            if (wanted(&members[i], &members[j]))
+                report(members[i].index, members[j].index, out);
 }
 
-static int pairs_in_cell(const cw__grid *grid, const cw__cell *cell, member *members, cw__pair_fn *fn, void *context)
+static void pairs_in_cell(const cw__grid *grid, const cw__cell *cell, member *members, cw__pair_list *out)
 {
     int32_t cx = (int32_t)(uint32_t)((uint64_t)cell->key >> 32), cy = (int32_t)(uint32_t)(uint64_t)cell->key;
     int n = 0;
     for (int32_t node = cell->head; node >= 0; node = grid->nodes[node].next)
         members[n++] = member_of(grid, (uint32_t)grid->nodes[node].proxy, cx, cy);
-    return pairs_among(members, n, fn, context);
+    pairs_among(members, n, out);
 }
 
 // The cell range covered by the filed proxies, and how many cell entries they make.
@@ -483,39 +468,38 @@ static void sort_into_cells(cw__grid *grid, const extent *e, uint32_t width, uin
 }
 
 // When most proxies moved and the cells in use are dense, sorting every proxy into a flat array by
-// cell beats walking the cell table. Returns -2 when the cells are too sparse for it, -1 if memory ran out.
-static int pairs_by_sorting(cw__grid *grid, cw__pair_fn *fn, void *context)
+// cell beats walking the cell table. Returns SPARSE when the cells are too sparse for it.
+typedef enum scan_result { SCANNED, SPARSE, OUT_OF_MEMORY } scan_result;
+static scan_result pairs_by_sorting(cw__grid *grid, cw__pair_list *out)
 {
     extent e = filed_extent(grid);
     if (e.entries == 0)
-        return 0;
+        return SCANNED;
     uint64_t width = (uint64_t)((int64_t)e.x1 - e.x0 + 1), cells = width * (uint64_t)((int64_t)e.y1 - e.y0 + 1);
     if (cells > 4 * e.entries + 4096 || e.entries > UINT32_MAX / 2)
-        return -2;
+        return SPARSE;
     void *start = grid->cell_start, *sorted = grid->sorted;
     if (!cw__reserve(&start, sizeof(uint32_t), &grid->cell_start_capacity, (uint32_t)cells + 2) ||
         !cw__reserve(&sorted, sizeof(member), &grid->sorted_capacity, (uint32_t)e.entries)) {
         grid->cell_start = start, grid->sorted = sorted;
-        return -1;
+        return OUT_OF_MEMORY;
     }
     grid->cell_start = start, grid->sorted = sorted;
     sort_into_cells(grid, &e, (uint32_t)width, (uint32_t)cells);
-    int reported = 0;
     for (uint32_t c = 0; c < cells; c++) {
         uint32_t first = grid->cell_start[c], end = grid->cell_start[c + 1];
         if (end - first >= 2)
-            reported += pairs_among(grid->sorted + first, (int)(end - first), fn, context);
+            pairs_among(grid->sorted + first, (int)(end - first), out);
     }
-    return reported;
+    return SCANNED;
 }
 
 // When most proxies moved, scanning the cells in memory order touches each proxy a few times
-// instead of once per neighbour. Returns -1 if a crowded cell needed scratch memory and none was had.
-static int pairs_by_cells(cw__grid *grid, cw__pair_fn *fn, void *context)
+// instead of once per neighbour. False if a crowded cell needed scratch memory and none was had.
+static bool pairs_by_cells(cw__grid *grid, cw__pair_list *out)
 {
     enum { LOCAL = 128 };
     member local[LOCAL];
-    int reported = 0;
     for (uint32_t slot = 0; slot < grid->cell_capacity; slot++) {
         const cw__cell *cell = &grid->cells[slot];
         if (cell->key == CELL_EMPTY || cell->count < 2)
@@ -524,14 +508,13 @@ static int pairs_by_cells(cw__grid *grid, cw__pair_fn *fn, void *context)
         if (cell->count > LOCAL) { // a crowd far beyond the cell size: scratch kept for the next time
             void *crowd = grid->crowd;
             if (!cw__reserve(&crowd, sizeof(member), &grid->crowd_capacity, (uint32_t)cell->count))
-                return -1;
+                return false;
             members = grid->crowd = crowd;
         }
-        reported += pairs_in_cell(grid, cell, members, fn, context);
+        pairs_in_cell(grid, cell, members, out);
     }
-    return reported;
+    return true;
 }
-
 
 // Reserves cell slots, nodes and large-list room for filing every live proxy at `cell_size` into
 // an empty cell table.
@@ -610,34 +593,33 @@ static bool fresh_cells(cw__grid *grid)
 // Pairs found by scanning every cell: sorting when the cells are dense enough, else walking the
 // cell table. After a sorting scan the table is left stale: while most proxies keep moving,
 // keeping it up to date would be wasted.
-static int pairs_by_scan(cw__grid *grid, cw__pair_fn *fn, void *context)
+static bool pairs_by_scan(cw__grid *grid, cw__pair_list *out)
 {
-    int reported = pairs_by_sorting(grid, fn, context);
-    if (reported >= 0)
+    scan_result result = pairs_by_sorting(grid, out);
+    if (result == SCANNED)
         grid->cells_stale = true;
-    if (reported != -2)
-        return reported;
-    return fresh_cells(grid) ? pairs_by_cells(grid, fn, context) : -1;
+    if (result != SPARSE)
+        return result == SCANNED;
+    return fresh_cells(grid) && pairs_by_cells(grid, out);
 }
 
-int cw__grid_pairs(cw__grid *grid, const uint32_t *moved, int moved_count, cw__pair_fn *fn, void *context)
+bool cw__grid_pairs(cw__grid *grid, const uint32_t *moved, uint32_t moved_count, cw__pair_list *out)
 {
-    int reported = 0;
+    out->count = 0;
+    out->failed = false;
     bool scan = 4 * (uint64_t)moved_count >= grid->small_count;
-    if (scan && (reported = pairs_by_scan(grid, fn, context)) < 0)
-        return -1;
-    if (!scan && !fresh_cells(grid))
-        return -1;
-    for (int i = 0; i < moved_count; i++) {
+    if (scan ? !pairs_by_scan(grid, out) : !fresh_cells(grid))
+        return false;
+    for (uint32_t i = 0; i < moved_count; i++) {
         uint32_t p = moved[i];
         if (p >= grid->proxy_capacity || !grid->proxies[p].live)
             continue;
         if (grid->proxies[p].large)
-            reported += large_with_cells(grid, p, fn, context);
+            large_with_cells(grid, p, out);
         else if (!scan)
-            reported += pairs_in_cells(grid, p, fn, context);
+            pairs_in_cells(grid, p, out);
         if (grid->large_count > 0)
-            reported += pairs_with_large(grid, p, fn, context);
+            pairs_with_large(grid, p, out);
     }
-    return reported;
+    return !out->failed;
 }

@@ -13,13 +13,35 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../narrow/alloc.h"
+
 // A proxy's AABB, in world units.
 typedef struct cw__box {
     float min_x, min_y, max_x, max_y;
 } cw__box;
 
-// Called once per candidate pair (AABBs overlap with positive area; not both static).
-typedef void cw__pair_fn(void *context, uint32_t a, uint32_t b);
+// Candidate pairs as they are found (AABBs overlap with positive area; not both static): two
+// proxy indices each, the lower first. Owned by the caller, grown by the grid.
+typedef struct cw__pair_list {
+    uint32_t *items;
+    uint32_t count, capacity; // in indices
+    bool failed;              // memory ran out: some pairs are missing
+} cw__pair_list;
+
+// Appends a pair; on failure marks the list failed.
+static inline void cw__pair_list_add(cw__pair_list *list, uint32_t a, uint32_t b)
+{
+    if (list->count + 2 > list->capacity) {
+        void *items = list->items;
+        if (!cw__reserve(&items, sizeof(uint32_t), &list->capacity, list->count + 2)) {
+            list->failed = true;
+            return;
+        }
+        list->items = items;
+    }
+    list->items[list->count++] = a;
+    list->items[list->count++] = b;
+}
 
 typedef struct cw__proxy {
     cw__box box;
@@ -73,10 +95,10 @@ bool cw__grid_update(cw__grid *grid, uint32_t index, const cw__box *box, bool is
 // Removes a proxy (no-op if absent).
 void cw__grid_remove(cw__grid *grid, uint32_t index);
 
-// Reports every candidate pair with at least one of the `moved` proxies (those updated since
-// cw__grid_begin_step), each exactly once. Returns the number of pairs reported, or -1 if memory
-// ran out (then some pairs were not reported).
-int cw__grid_pairs(cw__grid *grid, const uint32_t *moved, int moved_count, cw__pair_fn *fn, void *context);
+// Lists in `out` (emptied first) every candidate pair with at least one of the `moved` proxies
+// (those updated since cw__grid_begin_step), each exactly once. Returns false if memory ran out
+// (then some pairs are missing).
+bool cw__grid_pairs(cw__grid *grid, const uint32_t *moved, uint32_t moved_count, cw__pair_list *out);
 
 // Changes the cell size and re-files every proxy. Returns false if memory runs out, and then the
 // grid is as it was.

@@ -72,7 +72,7 @@ struct cw_world {
     cw__u32s moved;         // the dirty list taken by the current step
     cw__u32s dying;         // destroyed bodies whose slots wait for their ends
     cw__grid grid;
-    cw__u32s candidates;    // the current step's candidate pairs, two indices each
+    cw__pair_list candidates; // the current step's candidate pairs, two indices each
     cw__u64s found;         // the touching pairs with a moved body, then sorted
     cw__u64s sort_scratch;
     cw__touching touching[2]; // before and after the current step; `current` is the latest

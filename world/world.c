@@ -60,7 +60,7 @@ void cw_world_destroy(cw_world *world)
     cw__u32s_free(&world->dirty);
     cw__u32s_free(&world->moved);
     cw__u32s_free(&world->dying);
-    cw__u32s_free(&world->candidates);
+    cw__free(world->candidates.items, world->candidates.capacity * sizeof(uint32_t));
     cw__u64s_free(&world->found);
     cw__u64s_free(&world->sort_scratch);
     cw__touching_free(&world->touching[0]);
@@ -126,19 +126,6 @@ static void adapt_cell_size(cw_world *world)
     double ratio = target / world->grid.cell_size;
     if (ratio > 2 || ratio < 0.5 || !world->cell_chosen)
         world->cell_chosen |= cw__grid_set_cell_size(&world->grid, (float)target); // else the old size stays
-}
-
-// The broadphase calls this for each candidate pair; they are tested once the grid is done.
-static void add_candidate(void *context, uint32_t a, uint32_t b)
-{
-    cw_world *world = context;
-    cw__u32s *candidates = &world->candidates;
-    if (candidates->count + 2 > candidates->capacity && !cw__u32s_reserve(candidates, candidates->count + 2)) {
-        world->step_failed = true;
-        return;
-    }
-    candidates->items[candidates->count++] = a;
-    candidates->items[candidates->count++] = b;
 }
 
 // --- narrowphase ---
@@ -397,11 +384,9 @@ void cw_world_step(cw_world *world)
     cw__grid_begin_step(&world->grid);
     update_moved(world);
     adapt_cell_size(world);
-    world->candidates.count = 0;
-    int candidates = world->step_failed ? 0 : cw__grid_pairs(&world->grid, world->moved.items,
-                                                             (int)world->moved.count, add_candidate, world);
-    world->step_failed |= candidates < 0;
-    world->stats.candidate_pairs = candidates < 0 ? 0 : candidates;
+    if (!world->step_failed)
+        world->step_failed = !cw__grid_pairs(&world->grid, world->moved.items, world->moved.count, &world->candidates);
+    world->stats.candidate_pairs = world->step_failed ? 0 : (int)(world->candidates.count / 2);
     double t1 = now_ms();
     if (!world->step_failed)
         test_candidates(world);
