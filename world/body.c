@@ -59,21 +59,27 @@ static bool reserve_slots(cw_world *world, uint32_t needed)
     capacity = capacity < needed ? needed : capacity;
     cw__slot *slots = cw__alloc(capacity * sizeof *slots);
     cw__hot *hot = cw__alloc(capacity * sizeof *hot);
-    if (slots == NULL || hot == NULL || !cw__u32s_reserve(&world->dirty, capacity) ||
+    uint32_t *retest = cw__alloc(capacity * sizeof *retest);
+    if (slots == NULL || hot == NULL || retest == NULL || !cw__u32s_reserve(&world->dirty, capacity) ||
         !cw__u32s_reserve(&world->moved, capacity) || !cw__u32s_reserve(&world->dying, capacity)) {
         cw__free(slots, capacity * sizeof *slots);
         cw__free(hot, capacity * sizeof *hot);
+        cw__free(retest, capacity * sizeof *retest);
         return false;
     }
     memset(slots, 0, capacity * sizeof *slots);
     memset(hot, 0, capacity * sizeof *hot);
-    if (world->slot_capacity > 0) {
-        memcpy(slots, world->slots, world->slot_capacity * sizeof *slots);
-        memcpy(hot, world->hot, world->slot_capacity * sizeof *hot);
+    memset(retest, 0, capacity * sizeof *retest);
+    size_t old = world->slot_capacity;
+    if (old > 0) {
+        memcpy(slots, world->slots, old * sizeof *slots);
+        memcpy(hot, world->hot, old * sizeof *hot);
+        memcpy(retest, world->retest_step, old * sizeof *retest);
     }
-    cw__free(world->slots, world->slot_capacity * sizeof *world->slots);
-    cw__free(world->hot, world->slot_capacity * sizeof *world->hot);
-    world->slots = slots, world->hot = hot, world->slot_capacity = capacity;
+    cw__free(world->slots, old * sizeof *world->slots);
+    cw__free(world->hot, old * sizeof *world->hot);
+    cw__free(world->retest_step, old * sizeof *world->retest_step);
+    world->slots = slots, world->hot = hot, world->retest_step = retest, world->slot_capacity = capacity;
     return true;
 }
 
@@ -123,6 +129,7 @@ cw_body_id cw_body_create(cw_world *world, const cw_body_def *def)
                        .transform = def->transform, .prepared = prepared};
     world->hot[index] = (cw__hot){.category = def->category, .collides_with = def->collides_with,
                                   .state = CW__ALIVE, .is_static = def->is_static};
+    world->retest_step[index] = 0; // in no pair yet; its first step re-tests it anyway
     refresh_hot(world, index);
     cw__world_mark_dirty(world, index);
     world->bodies++;
@@ -138,6 +145,7 @@ void cw_body_destroy(cw_world *world, cw_body_id id)
     // The slot keeps its id and user data until the next step has reported the ends of its pairs.
     cw__grid_remove(&world->grid, id.index);
     world->hot[id.index].state = CW__DYING;
+    world->retest_step[id.index] = CW__DIED;
     world->dying.items[world->dying.count++] = id.index;
     world->extent_sum -= slot->extent;
     slot->extent = 0;

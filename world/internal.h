@@ -9,13 +9,13 @@
 // A slot's life: free, holding a live body, or holding a destroyed body whose id and user data are
 // still needed for the ends of its contacts (delivered at the next step, then the slot is freed).
 enum { CW__FREE = 0, CW__ALIVE = 1, CW__DYING = 2 };
+#define CW__DIED UINT32_MAX
 
 // What the step reads for every candidate pair, kept compact and apart from the rest of the slot
 // so that the pair loop touches little memory.
 typedef struct cw__hot {
     cw__obb obb;            // boxes: the SAT form of shape and transform (a copy of prepared.obb)
     uint32_t category, collides_with;
-    uint32_t moved_step;    // the last step that re-filed the body, so its pairs were re-tested
     uint8_t state, is_box, is_static;
 } cw__hot;
 
@@ -65,6 +65,8 @@ struct cw_world {
     uint32_t step;
     cw__slot *slots;        // slot 0 is never used: index 0 means "no body"
     cw__hot *hot;           // parallel to slots
+    uint32_t *retest_step;  // parallel to slots: the last step that re-tested the body's pairs, or
+                            // CW__DIED once destroyed (small, so the diff's lookups stay in cache)
     uint32_t slot_count, slot_capacity, free_slot;
     int bodies, static_bodies;
     double extent_sum;      // of the live bodies' extents

@@ -57,6 +57,7 @@ void cw_world_destroy(cw_world *world)
     cw__grid_free(&world->grid);
     cw__free(world->slots, world->slot_capacity * sizeof *world->slots);
     cw__free(world->hot, world->slot_capacity * sizeof *world->hot);
+    cw__free(world->retest_step, world->slot_capacity * sizeof *world->retest_step);
     cw__u32s_free(&world->dirty);
     cw__u32s_free(&world->moved);
     cw__u32s_free(&world->dying);
@@ -112,7 +113,7 @@ static void update_moved(cw_world *world)
         world->extent_sum += (double)extent - slot->extent;
         slot->extent = extent;
         world->moved.items[world->moved.count++] = index; // in place: never ahead of i
-        world->hot[index].moved_step = world->step;
+        world->retest_step[index] = world->step;
     }
 }
 
@@ -194,12 +195,10 @@ static void manifold_of(const cw_world *world, uint64_t key, cw_manifold *manifo
     cw__overlap_bodies(&world->slots[cw__key_a(key)].prepared, &world->slots[cw__key_b(key)].prepared, manifold);
 }
 
-// A previous pair that was not found again still touches iff neither body changed.
+// A previous pair that was not found again still touches iff neither body changed (nor died).
 static bool unchanged(const cw_world *world, uint64_t key)
 {
-    const cw__hot *a = &world->hot[cw__key_a(key)], *b = &world->hot[cw__key_b(key)];
-    return a->state == CW__ALIVE && b->state == CW__ALIVE && a->moved_step != world->step &&
-           b->moved_step != world->step;
+    return world->retest_step[cw__key_a(key)] < world->step && world->retest_step[cw__key_b(key)] < world->step;
 }
 
 // Appends a pair to the new set; false if memory runs out.
@@ -367,6 +366,14 @@ static void finish_stats(cw_world *world, double t0, double t1, double t2, doubl
     stats->events_ms = t3 - t2;
 }
 
+static void restart_step_count(cw_world *world)
+{
+    for (uint32_t i = 0; i < world->slot_count; i++)
+        if (world->retest_step[i] != CW__DIED)
+            world->retest_step[i] = 0;
+    world->step = 0;
+}
+
 void cw_world_step(cw_world *world)
 {
     if (world == NULL) {
@@ -380,6 +387,8 @@ void cw_world_step(cw_world *world)
     memset(&world->stats, 0, sizeof world->stats);
     world->step_failed = false;
     double t0 = now_ms();
+    if (world->step == CW__DIED - 1) // after four billion steps: start counting again
+        restart_step_count(world);
     world->step++;
     cw__grid_begin_step(&world->grid);
     update_moved(world);
