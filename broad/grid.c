@@ -623,3 +623,105 @@ bool cw__grid_pairs(cw__grid *grid, const uint32_t *moved, uint32_t moved_count,
     }
     return !out->failed;
 }
+
+// --- queries ---
+
+// Visits every live proxy once; false if the visitor stopped.
+static bool visit_all(const cw__grid *grid, cw__visit_fn *fn, void *context)
+{
+    for (uint32_t i = 0; i < grid->proxy_capacity; i++)
+        if (grid->proxies[i].live && !fn(context, i))
+            return false;
+    return true;
+}
+
+static bool visit_large(const cw__grid *grid, cw__visit_fn *fn, void *context)
+{
+    for (uint32_t i = 0; i < grid->large_count; i++)
+        if (!fn(context, grid->large[i]))
+            return false;
+    return true;
+}
+
+// Visits the members of cell (cx, cy); false if the visitor stopped.
+static bool visit_cell(const cw__grid *grid, int32_t cx, int32_t cy, cw__visit_fn *fn, void *context)
+{
+    const cw__cell *cell = &grid->cells[find_slot(grid, cell_key(cx, cy))];
+    for (int32_t n = cell->head; n >= 0; n = grid->nodes[n].next)
+        if (!fn(context, (uint32_t)grid->nodes[n].proxy))
+            return false;
+    return true;
+}
+
+bool cw__grid_query_box(cw__grid *grid, const cw__box *box, cw__visit_fn *fn, void *context)
+{
+    if (!fresh_cells(grid))
+        return false;
+    if (grid->cell_count == 0) { // nothing filed (and no table to look in)
+        visit_large(grid, fn, context);
+        return true;
+    }
+    int32_t cx0 = cell_coord(grid, box->min_x), cy0 = cell_coord(grid, box->min_y);
+    int32_t cx1 = cell_coord(grid, box->max_x), cy1 = cell_coord(grid, box->max_y);
+    uint64_t covered = (uint64_t)((int64_t)cx1 - cx0 + 1) * (uint64_t)((int64_t)cy1 - cy0 + 1);
+    if (covered > grid->cell_count) { // a box over most of the world: every proxy is cheaper
+        visit_all(grid, fn, context);
+        return true;
+    }
+    if (!visit_large(grid, fn, context))
+        return true;
+    for (int32_t cy = cy0; cy <= cy1; cy++)
+        for (int32_t cx = cx0; cx <= cx1; cx++)
+            if (!visit_cell(grid, cx, cy, fn, context))
+                return true;
+    return true;
+}
+
+// The cells along a ray, in the order it enters them (Amanatides and Woo), while the entry
+// fraction is below the visitor's limit.
+typedef struct ray_cells {
+    int32_t cx, cy, step_x, step_y;
+    double next_x, next_y, delta_x, delta_y; // fractions at the next x and y cell edges, and per cell
+} ray_cells;
+
+static ray_cells ray_start(const cw__grid *grid, double ox, double oy, double dx, double dy)
+{
+    double size = grid->cell_size;
+    ray_cells r;
+    r.cx = cell_coord(grid, (float)ox), r.cy = cell_coord(grid, (float)oy);
+    r.step_x = dx > 0 ? 1 : -1, r.step_y = dy > 0 ? 1 : -1;
+    r.next_x = dx != 0 ? (((double)r.cx + (dx > 0)) * size - ox) / dx : INFINITY;
+    r.next_y = dy != 0 ? (((double)r.cy + (dy > 0)) * size - oy) / dy : INFINITY;
+    r.next_x = r.next_x < 0 ? 0 : r.next_x; // the origin's float cell may differ by rounding
+    r.next_y = r.next_y < 0 ? 0 : r.next_y;
+    r.delta_x = dx != 0 ? size / fabs(dx) : INFINITY;
+    r.delta_y = dy != 0 ? size / fabs(dy) : INFINITY;
+    return r;
+}
+
+bool cw__grid_query_ray(cw__grid *grid, double ox, double oy, double dx, double dy, const double *limit,
+                        cw__visit_fn *fn, void *context)
+{
+    if (!fresh_cells(grid))
+        return false;
+    if (!visit_large(grid, fn, context) || grid->cell_count == 0)
+        return true;
+    double cells_on_ray = (fabs(dx) + fabs(dy)) / grid->cell_size + 2;
+    if (cells_on_ray > 4.0 * grid->cell_count + 64) { // a long ray over a sparse world
+        for (uint32_t i = 0; i < grid->proxy_capacity; i++)
+            if (grid->proxies[i].live && !grid->proxies[i].large && !fn(context, i))
+                return true;
+        return true;
+    }
+    ray_cells r = ray_start(grid, ox, oy, dx, dy);
+    double entry = 0;
+    while (entry < *limit && entry <= 1) {
+        if (!visit_cell(grid, r.cx, r.cy, fn, context))
+            return true;
+        if (r.next_x <= r.next_y)
+            entry = r.next_x, r.cx += r.step_x, r.next_x += r.delta_x;
+        else
+            entry = r.next_y, r.cy += r.step_y, r.next_y += r.delta_y;
+    }
+    return true;
+}

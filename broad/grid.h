@@ -100,6 +100,20 @@ void cw__grid_remove(cw__grid *grid, uint32_t index);
 // (then some pairs are missing).
 bool cw__grid_pairs(cw__grid *grid, const uint32_t *moved, uint32_t moved_count, cw__pair_list *out);
 
+// Query visitors get each candidate proxy (possibly more than once: proxies span cells) and return
+// false to stop.
+typedef bool cw__visit_fn(void *context, uint32_t index);
+
+// Visits the proxies filed in the cells `box` covers, and the large ones. False only if memory ran
+// out bringing the cell table up to date.
+bool cw__grid_query_box(cw__grid *grid, const cw__box *box, cw__visit_fn *fn, void *context);
+
+// Visits the large proxies, then those in the cells along the segment origin + t * (dx, dy) in the
+// order it enters them, while the entry fraction is below *limit (which the visitor may lower) and
+// at most 1. False only if memory ran out bringing the cell table up to date.
+bool cw__grid_query_ray(cw__grid *grid, double ox, double oy, double dx, double dy, const double *limit,
+                        cw__visit_fn *fn, void *context);
+
 // Changes the cell size and re-files every proxy. Returns false if memory runs out, and then the
 // grid is as it was.
 bool cw__grid_set_cell_size(cw__grid *grid, float cell_size);

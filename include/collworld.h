@@ -348,6 +348,95 @@ cw_world_stats cw_world_get_stats(const cw_world *world);
 
 /// @}
 
+/// @name Queries
+/// Questions asked of the world between steps or from inside contact callbacks. They see the
+/// bodies as they are now: shapes, transforms and filters set since the last step count, and so do
+/// bodies created since (destroyed ones are gone at once). They go through the broadphase grid, so
+/// a query costs what it touches, not what the world holds. Queries never change the world and
+/// never call the contact callbacks; a query callback may not create, destroy or change bodies
+/// (such calls fail with an error while the query runs).
+/// @{
+
+/// Which bodies a query reports: a body is reported iff `(body.category & filter.collides_with)`
+/// and `(filter.category & body.collides_with)` are both nonzero, as between two bodies.
+typedef struct cw_query_filter {
+    uint32_t category;      ///< The query's own category bits (default all bits).
+    uint32_t collides_with; ///< The body categories it wants (default all bits).
+} cw_query_filter;
+
+/// Returns a filter that reports every body (both fields all bits).
+cw_query_filter cw_default_query_filter(void);
+
+/// Called for each body a point, box or shape query finds, in no particular order. `manifold` is
+/// NULL except for cw_world_query_shape() with `want_manifold` (then it is as cw_overlap() fills it,
+/// with the query shape as A and the body as B). Return true to go on, false to stop the query.
+typedef bool cw_query_fn(cw_body_id body, void *user_data, const cw_manifold *manifold, void *context);
+
+/// Reports every body whose covered region contains `point` (world units). Texels and boxes are
+/// half-open here, like the pixel under a cursor: a point whose local coordinates are (u, v) is in
+/// mask texel (floor(u), floor(v)) and in a box of size (w, h) iff 0 <= u < w and 0 <= v < h, so a
+/// point on an edge shared by two texels or sprites belongs to exactly one of them (the one toward
+/// +u, +v in local space). Returns false (and reports nothing) for a NULL world or callback, or a
+/// non-finite point.
+bool cw_world_query_point(cw_world *world, cw_vec2 point, cw_query_filter filter, cw_query_fn *fn, void *context);
+
+/// Reports every body whose world AABB (as cw_body_aabb()) overlaps `box` with positive area: fast
+/// and coarse. Returns false for a NULL world or callback, or a box with a non-finite or inverted
+/// (min > max) coordinate.
+bool cw_world_query_aabb(cw_world *world, cw_aabb box, cw_query_filter filter, cw_query_fn *fn, void *context);
+
+/// Reports every body whose shape overlaps `shape` under `transform`, exactly as cw_overlap() (say,
+/// which sprites an explosion sprite touches). With `want_manifold` each report carries the
+/// manifold (which costs what cw_overlap() with a manifold costs). Returns false for a NULL world,
+/// shape, transform or callback, or an invalid shape or transform (as cw_overlap()).
+bool cw_world_query_shape(cw_world *world, const cw_shape *shape, const cw_transform *transform,
+                          cw_query_filter filter, bool want_manifold, cw_query_fn *fn, void *context);
+
+/// Where a ray enters a body.
+typedef struct cw_ray_hit {
+    cw_body_id body;  ///< The body hit.
+    void *user_data;  ///< Its user data.
+    cw_vec2 point;    ///< The entry point, in world units: origin + fraction * translation.
+    cw_vec2 normal;   ///< Unit world normal of the texel (or box) edge the ray enters through,
+                      ///< facing the ray; for a ray that starts inside the body, minus its direction.
+    float fraction;   ///< Along the ray, in [0, 1].
+} cw_ray_hit;
+
+/// Called for each body a ray hits (each body once, at its first entry point), in no particular
+/// order. Return the new limit on the fraction: 0 stops the cast, `hit->fraction` keeps only
+/// closer hits (finds the closest), 1 goes on to every hit, and a negative value ignores this body
+/// and keeps the current limit. The limit never grows, and only hits before it are reported.
+typedef float cw_ray_fn(const cw_ray_hit *hit, void *context);
+
+/// Casts the segment from `origin` to `origin + translation` (world units). A body is hit where the
+/// segment first enters its covered region's interior: for a mask the first opaque texel it passes
+/// through (walked texel by texel in the sprite's local space), entered through that texel's
+/// nearest edge; a segment that only grazes an edge or a corner does not hit. A segment that starts
+/// inside a body hits it at fraction 0. Cells are visited along the ray, so a closest-hit cast stops
+/// early. Returns false for a NULL world or callback, a non-finite origin or translation, or a
+/// zero-length translation.
+bool cw_world_raycast(cw_world *world, cw_vec2 origin, cw_vec2 translation, cw_query_filter filter, cw_ray_fn *fn,
+                      void *context);
+
+/// The closest hit along the segment: returns true and fills `hit`, or false with `hit` untouched if
+/// nothing is hit (cw_last_error() is then "" unless the input was bad, as for cw_world_raycast()).
+bool cw_world_raycast_closest(cw_world *world, cw_vec2 origin, cw_vec2 translation, cw_query_filter filter,
+                              cw_ray_hit *hit);
+
+
+/// Whether `point` (world units) lies in the region `shape` covers under `transform`, with the
+/// half-open rule of cw_world_query_point(). Returns false with an error for the same bad input as
+/// cw_overlap() or a non-finite point.
+bool cw_shape_contains_point(const cw_shape *shape, const cw_transform *transform, cw_vec2 point);
+
+/// Casts the segment from `origin` to `origin + translation` against one shape, with the rules of
+/// cw_world_raycast(). Returns true and fills `hit` (its body is the null id, its user data NULL) if
+/// the segment enters the shape; false otherwise, with an error only for bad input.
+bool cw_shape_raycast(const cw_shape *shape, const cw_transform *transform, cw_vec2 origin, cw_vec2 translation,
+                      cw_ray_hit *hit);
+
+/// @}
+
 #ifdef __cplusplus
 }
 #endif

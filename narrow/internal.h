@@ -192,6 +192,30 @@ void cw__masks_sample(const cw__body *walked, const cw__body *other, int stride,
 // Fills the manifold for two overlapping mask bodies; normal from a toward b.
 void cw__mask_manifold(const cw__body *a, const cw__body *b, cw_manifold *manifold);
 
+// --- points and rays (query.c) ---
+
+// Local (texel) coordinates of a world point.
+void cw__to_local(const cw__xf *xf, double wx, double wy, double *lx, double *ly);
+
+// Whether the world point is in an opaque texel, texels half-open: [i, i+1) x [j, j+1).
+bool cw__body_contains(const cw__body *body, double wx, double wy);
+
+// A ray's entry into a shape: the fraction along it and the unit world normal facing the ray.
+typedef struct cw__ray_result {
+    double fraction, nx, ny;
+} cw__ray_result;
+
+// The first entry of the segment origin + t * (dx, dy), t in [0, limit), into the interior of an
+// opaque texel (t = 0 with the negated direction as normal if it starts inside one).
+bool cw__body_raycast(const cw__body *body, double ox, double oy, double dx, double dy, double limit,
+                      cw__ray_result *out);
+
+// Whether a ray's origin and translation are finite and the translation is not zero (else an error).
+bool cw__ray_is_valid(cw_vec2 origin, cw_vec2 translation);
+
+// The public hit for a result (no body).
+cw_ray_hit cw__ray_hit_of(cw_vec2 origin, cw_vec2 translation, const cw__ray_result *result);
+
 // --- small convex polygons (polygon.c) ---
 
 // Most points a clipped polygon may have: a quad cut by four half-planes has at most eight.

@@ -22,6 +22,20 @@ static bool check_world(const cw_world *world)
     return world != NULL;
 }
 
+bool cw__world_may_change(const cw_world *world)
+{
+    if (world->in_query)
+        cw__fail("Bodies cannot be created, destroyed or changed from inside a query callback.");
+    return !world->in_query;
+}
+
+// The slot of a live body that may be changed now, or NULL with an error.
+static cw__slot *changeable_slot(cw_world *world, cw_body_id id)
+{
+    cw__slot *slot = cw__world_slot(world, id);
+    return slot != NULL && cw__world_may_change(world) ? slot : NULL;
+}
+
 cw__slot *cw__world_slot(const cw_world *world, cw_body_id id)
 {
     if (!check_world(world))
@@ -59,27 +73,32 @@ static bool reserve_slots(cw_world *world, uint32_t needed)
     capacity = capacity < needed ? needed : capacity;
     cw__slot *slots = cw__alloc(capacity * sizeof *slots);
     cw__hot *hot = cw__alloc(capacity * sizeof *hot);
-    uint32_t *retest = cw__alloc(capacity * sizeof *retest);
-    if (slots == NULL || hot == NULL || retest == NULL || !cw__u32s_reserve(&world->dirty, capacity) ||
+    uint32_t *retest = cw__alloc(capacity * sizeof *retest), *seen = cw__alloc(capacity * sizeof *seen);
+    if (slots == NULL || hot == NULL || retest == NULL || seen == NULL || !cw__u32s_reserve(&world->dirty, capacity) ||
         !cw__u32s_reserve(&world->moved, capacity) || !cw__u32s_reserve(&world->dying, capacity)) {
         cw__free(slots, capacity * sizeof *slots);
         cw__free(hot, capacity * sizeof *hot);
         cw__free(retest, capacity * sizeof *retest);
+        cw__free(seen, capacity * sizeof *seen);
         return false;
     }
     memset(slots, 0, capacity * sizeof *slots);
     memset(hot, 0, capacity * sizeof *hot);
     memset(retest, 0, capacity * sizeof *retest);
+    memset(seen, 0, capacity * sizeof *seen);
     size_t old = world->slot_capacity;
     if (old > 0) {
         memcpy(slots, world->slots, old * sizeof *slots);
         memcpy(hot, world->hot, old * sizeof *hot);
         memcpy(retest, world->retest_step, old * sizeof *retest);
+        memcpy(seen, world->query_seen, old * sizeof *seen);
     }
     cw__free(world->slots, old * sizeof *world->slots);
     cw__free(world->hot, old * sizeof *world->hot);
     cw__free(world->retest_step, old * sizeof *world->retest_step);
-    world->slots = slots, world->hot = hot, world->retest_step = retest, world->slot_capacity = capacity;
+    cw__free(world->query_seen, old * sizeof *world->query_seen);
+    world->slots = slots, world->hot = hot, world->retest_step = retest, world->query_seen = seen;
+    world->slot_capacity = capacity;
     return true;
 }
 
@@ -112,7 +131,7 @@ cw_body_id cw_body_create(cw_world *world, const cw_body_def *def)
 {
     const cw_body_id null_id = {0, 0};
     cw__body prepared;
-    if (!check_world(world))
+    if (!check_world(world) || !cw__world_may_change(world))
         return null_id;
     if (def == NULL) {
         cw__fail("The body def is NULL.");
@@ -139,7 +158,7 @@ cw_body_id cw_body_create(cw_world *world, const cw_body_def *def)
 
 void cw_body_destroy(cw_world *world, cw_body_id id)
 {
-    cw__slot *slot = cw__world_slot(world, id);
+    cw__slot *slot = changeable_slot(world, id);
     if (slot == NULL)
         return;
     // The slot keeps its id and user data until the next step has reported the ends of its pairs.
@@ -157,7 +176,7 @@ void cw_body_destroy(cw_world *world, cw_body_id id)
 // Applies a new shape and/or transform after validating them together.
 static bool reshape(cw_world *world, cw_body_id id, const cw_shape *shape, const cw_transform *transform)
 {
-    cw__slot *slot = cw__world_slot(world, id);
+    cw__slot *slot = changeable_slot(world, id);
     if (slot == NULL)
         return false;
     // cw__prepare writes nothing unless the input is valid, so it can fill the slot directly.
@@ -192,7 +211,7 @@ bool cw_body_set_shape(cw_world *world, cw_body_id body, const cw_shape *shape)
 
 bool cw_body_set_filter(cw_world *world, cw_body_id body, uint32_t category, uint32_t collides_with)
 {
-    if (cw__world_slot(world, body) == NULL)
+    if (changeable_slot(world, body) == NULL)
         return false;
     cw__world_mark_dirty(world, body.index);
     world->hot[body.index].category = category;

@@ -60,6 +60,7 @@ struct cw_world {
     bool auto_cell;
     bool cell_chosen;       // the automatic cell size has been chosen from the bodies
     bool in_callback;
+    bool in_query;          // a query is calling its callback: bodies may not change
     bool step_failed;       // the current step ran out of memory and will be redone
     bool begin_manifolds, stay_manifolds; // computed for those events (a callback and def.manifolds)
     uint32_t step;
@@ -67,6 +68,8 @@ struct cw_world {
     cw__hot *hot;           // parallel to slots
     uint32_t *retest_step;  // parallel to slots: the last step that re-tested the body's pairs, or
                             // CW__DIED once destroyed (small, so the diff's lookups stay in cache)
+    uint32_t *query_seen;   // parallel to slots: the last query that tested the body
+    uint32_t query_mark;    // the current query's number
     uint32_t slot_count, slot_capacity, free_slot;
     int bodies, static_bodies;
     double extent_sum;      // of the live bodies' extents
@@ -83,6 +86,9 @@ struct cw_world {
     cw__u32s begins;        // positions in the current touching set
     cw_world_stats stats;
 };
+
+// False (with an error) while a query callback runs: bodies may not change then.
+bool cw__world_may_change(const cw_world *world);
 
 // The slot of a live body named by `id`, or NULL (with an error) if the id is stale or null.
 cw__slot *cw__world_slot(const cw_world *world, cw_body_id id);

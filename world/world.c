@@ -50,14 +50,16 @@ void cw_world_destroy(cw_world *world)
 {
     if (world == NULL)
         return;
-    if (world->in_callback) {
-        cw__fail("cw_world_destroy cannot be called from a contact callback.");
+    if (world->in_callback || world->in_query) {
+        cw__fail(world->in_query ? "cw_world_destroy cannot be called from a query callback."
+                                 : "cw_world_destroy cannot be called from a contact callback.");
         return;
     }
     cw__grid_free(&world->grid);
     cw__free(world->slots, world->slot_capacity * sizeof *world->slots);
     cw__free(world->hot, world->slot_capacity * sizeof *world->hot);
     cw__free(world->retest_step, world->slot_capacity * sizeof *world->retest_step);
+    cw__free(world->query_seen, world->slot_capacity * sizeof *world->query_seen);
     cw__u32s_free(&world->dirty);
     cw__u32s_free(&world->moved);
     cw__u32s_free(&world->dying);
@@ -380,8 +382,9 @@ void cw_world_step(cw_world *world)
         cw__fail("The world is NULL.");
         return;
     }
-    if (world->in_callback) {
-        cw__fail("cw_world_step cannot be called from a contact callback.");
+    if (world->in_callback || world->in_query) {
+        cw__fail(world->in_query ? "cw_world_step cannot be called from a query callback."
+                                 : "cw_world_step cannot be called from a contact callback.");
         return;
     }
     memset(&world->stats, 0, sizeof world->stats);

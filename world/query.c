@@ -1,0 +1,284 @@
+// World queries: point, box, shape and ray, through the grid. Bodies changed since the last step
+// have stale places in the grid, so the grid's visits skip them and they are tested one by one
+// from the dirty list: a query sees the world as it is now.
+#include "internal.h"
+
+#include <math.h>
+#include <string.h>
+
+cw_query_filter cw_default_query_filter(void) { return (cw_query_filter){UINT32_MAX, UINT32_MAX}; }
+
+// One query in progress.
+typedef struct query query;
+typedef bool query_test(query *q, uint32_t index); // the exact test; may report and stop the query
+
+struct query {
+    cw_world *world;
+    cw_query_filter filter;
+    uint32_t mark;           // this query's number in world->query_seen
+    query_test *test;
+    cw_query_fn *fn;         // point, box and shape queries
+    cw_ray_fn *ray_fn;       // rays
+    void *context;
+    bool stopped;
+    cw__box box;             // box and shape queries: the region asked about
+    cw_vec2 point;           // point queries; ray origin
+    cw_vec2 translation;     // rays
+    double limit;            // rays: hits must come before this fraction
+    const cw__body *shape;   // shape queries
+    bool want_manifold;
+};
+
+static bool begin_query(cw_world *world, bool has_callback)
+{
+    if (world == NULL || !has_callback) {
+        cw__fail(world == NULL ? "The world is NULL." : "The query callback is NULL.");
+        return false;
+    }
+    if (world->in_query) {
+        cw__fail("Queries cannot be nested: a query callback may not start another query.");
+        return false;
+    }
+    return true;
+}
+
+// Numbers this query so each body is tested once though it sits in several cells.
+static void start(query *q, cw_world *world)
+{
+    if (++world->query_mark == 0) { // wrapped: forget every old mark
+        memset(world->query_seen, 0, world->slot_capacity * sizeof *world->query_seen);
+        world->query_mark = 1;
+    }
+    q->world = world;
+    q->mark = world->query_mark;
+    q->stopped = false;
+    world->in_query = true;
+}
+
+static bool accepts(const query *q, uint32_t index)
+{
+    const cw__hot *hot = &q->world->hot[index];
+    return (hot->category & q->filter.collides_with) && (q->filter.category & hot->collides_with);
+}
+
+// Grid visitor: each live, unchanged body that passes the filter, once.
+static bool visit(void *context, uint32_t index)
+{
+    query *q = context;
+    cw_world *world = q->world;
+    if (world->query_seen[index] == q->mark || world->hot[index].state != CW__ALIVE || world->slots[index].dirty)
+        return true;
+    world->query_seen[index] = q->mark;
+    if (accepts(q, index))
+        q->stopped = !q->test(q, index);
+    return !q->stopped;
+}
+
+// Bodies changed since the last step, which the grid does not know where to find.
+static void visit_changed(query *q)
+{
+    const cw_world *world = q->world;
+    for (uint32_t k = 0; k < world->dirty.count && !q->stopped; k++) {
+        uint32_t index = world->dirty.items[k];
+        if (world->hot[index].state == CW__ALIVE && world->slots[index].dirty && accepts(q, index))
+            q->stopped = !q->test(q, index);
+    }
+}
+
+static void finish(query *q) { q->world->in_query = false; }
+
+static cw_body_id id_of(const cw_world *world, uint32_t index) { return (cw_body_id){index, world->slots[index].generation}; }
+
+static bool report(query *q, uint32_t index, const cw_manifold *manifold)
+{
+    return q->fn(id_of(q->world, index), q->world->slots[index].user_data, manifold, q->context);
+}
+
+// The body's AABB as the grid has it, or as it is now for a changed body.
+static cw__box box_of(const cw_world *world, uint32_t index)
+{
+    if (!world->slots[index].dirty)
+        return world->grid.proxies[index].box;
+    cw_aabb aabb = cw__body_aabb(&world->slots[index].prepared);
+    return (cw__box){aabb.min.x, aabb.min.y, aabb.max.x, aabb.max.y};
+}
+
+static bool boxes_overlap(const cw__box *a, const cw__box *b)
+{
+    return a->min_x < b->max_x && b->min_x < a->max_x && a->min_y < b->max_y && b->min_y < a->max_y;
+}
+
+// Runs a point, box or shape query over the grid cells of q->box and the changed bodies.
+static bool run_region_query(query *q)
+{
+    bool ok = cw__grid_query_box(&q->world->grid, &q->box, visit, q);
+    if (ok)
+        visit_changed(q);
+    finish(q);
+    if (!ok)
+        cw__fail("Out of memory: the query could not bring the grid up to date.");
+    return ok;
+}
+
+// --- point ---
+
+static bool test_point(query *q, uint32_t index)
+{
+    const cw__slot *slot = &q->world->slots[index];
+    if (!cw__body_contains(&slot->prepared, q->point.x, q->point.y))
+        return true;
+    return report(q, index, NULL);
+}
+
+bool cw_world_query_point(cw_world *world, cw_vec2 point, cw_query_filter filter, cw_query_fn *fn, void *context)
+{
+    if (!begin_query(world, fn != NULL))
+        return false;
+    if (!isfinite(point.x) || !isfinite(point.y)) {
+        cw__fail("The point is not finite.");
+        return false;
+    }
+    query q = {.filter = filter, .test = test_point, .fn = fn, .context = context, .point = point};
+    q.box = (cw__box){point.x, point.y, point.x, point.y};
+    start(&q, world);
+    return run_region_query(&q);
+}
+
+// --- box ---
+
+static bool test_box(query *q, uint32_t index)
+{
+    cw__box box = box_of(q->world, index);
+    return boxes_overlap(&box, &q->box) ? report(q, index, NULL) : true;
+}
+
+bool cw_world_query_aabb(cw_world *world, cw_aabb box, cw_query_filter filter, cw_query_fn *fn, void *context)
+{
+    if (!begin_query(world, fn != NULL))
+        return false;
+    if (!(isfinite(box.min.x) && isfinite(box.min.y) && isfinite(box.max.x) && isfinite(box.max.y))) {
+        cw__fail("The query box has a non-finite coordinate.");
+        return false;
+    }
+    if (box.min.x > box.max.x || box.min.y > box.max.y) {
+        cw__fail("The query box is inverted: min must not exceed max.");
+        return false;
+    }
+    query q = {.filter = filter, .test = test_box, .fn = fn, .context = context};
+    q.box = (cw__box){box.min.x, box.min.y, box.max.x, box.max.y};
+    start(&q, world);
+    return run_region_query(&q);
+}
+
+// --- shape ---
+
+static bool test_shape(query *q, uint32_t index)
+{
+    cw__box box = box_of(q->world, index);
+    if (!boxes_overlap(&box, &q->box))
+        return true;
+    cw_manifold manifold;
+    if (!cw__overlap_bodies(q->shape, &q->world->slots[index].prepared, q->want_manifold ? &manifold : NULL))
+        return true;
+    return report(q, index, q->want_manifold ? &manifold : NULL);
+}
+
+bool cw_world_query_shape(cw_world *world, const cw_shape *shape, const cw_transform *transform,
+                          cw_query_filter filter, bool want_manifold, cw_query_fn *fn, void *context)
+{
+    cw__body body;
+    if (!begin_query(world, fn != NULL) || !cw__prepare(shape, transform, &body))
+        return false;
+    query q = {.filter = filter, .test = test_shape, .fn = fn, .context = context, .shape = &body,
+               .want_manifold = want_manifold};
+    cw_aabb aabb = cw__body_aabb(&body);
+    q.box = (cw__box){aabb.min.x, aabb.min.y, aabb.max.x, aabb.max.y};
+    start(&q, world);
+    return run_region_query(&q);
+}
+
+// --- rays ---
+
+// Whether the segment, up to the current limit, passes through the box (closed: a cheap filter).
+static bool ray_meets_box(const query *q, const cw__box *box)
+{
+    double t0 = 0, t1 = q->limit;
+    const double o[2] = {q->point.x, q->point.y}, d[2] = {q->translation.x, q->translation.y};
+    const double lo[2] = {box->min_x, box->min_y}, hi[2] = {box->max_x, box->max_y};
+    for (int axis = 0; axis < 2; axis++) {
+        if (d[axis] == 0) {
+            if (o[axis] < lo[axis] || o[axis] > hi[axis])
+                return false;
+            continue;
+        }
+        double a = (lo[axis] - o[axis]) / d[axis], b = (hi[axis] - o[axis]) / d[axis];
+        t0 = fmax(t0, fmin(a, b));
+        t1 = fmin(t1, fmax(a, b));
+    }
+    return t0 <= t1;
+}
+
+static bool test_ray(query *q, uint32_t index)
+{
+    cw_world *world = q->world;
+    cw__box box = box_of(world, index);
+    cw__ray_result result;
+    if (!ray_meets_box(q, &box) ||
+        !cw__body_raycast(&world->slots[index].prepared, q->point.x, q->point.y, q->translation.x,
+                          q->translation.y, q->limit, &result))
+        return true;
+    cw_ray_hit hit = cw__ray_hit_of(q->point, q->translation, &result);
+    hit.body = id_of(world, index);
+    hit.user_data = world->slots[index].user_data;
+    float limit = q->ray_fn(&hit, q->context);
+    if (limit == 0)
+        return false;
+    if (limit > 0 && limit < q->limit)
+        q->limit = limit;
+    return true;
+}
+
+bool cw_world_raycast(cw_world *world, cw_vec2 origin, cw_vec2 translation, cw_query_filter filter, cw_ray_fn *fn,
+                      void *context)
+{
+    if (!begin_query(world, fn != NULL) || !cw__ray_is_valid(origin, translation))
+        return false;
+    query q = {.filter = filter, .test = test_ray, .ray_fn = fn, .context = context, .point = origin,
+               .translation = translation, .limit = 1.0};
+    start(&q, world);
+    bool ok = cw__grid_query_ray(&world->grid, origin.x, origin.y, translation.x, translation.y, &q.limit, visit, &q);
+    if (ok)
+        visit_changed(&q);
+    finish(&q);
+    if (!ok)
+        cw__fail("Out of memory: the query could not bring the grid up to date.");
+    return ok;
+}
+
+typedef struct closest {
+    cw_ray_hit hit;
+    bool found;
+} closest;
+
+static float keep_closest(const cw_ray_hit *hit, void *context)
+{
+    closest *c = context;
+    c->hit = *hit;
+    c->found = true;
+    return hit->fraction;
+}
+
+bool cw_world_raycast_closest(cw_world *world, cw_vec2 origin, cw_vec2 translation, cw_query_filter filter,
+                              cw_ray_hit *hit)
+{
+    if (hit == NULL) {
+        cw__fail("The hit output pointer is NULL.");
+        return false;
+    }
+    closest c;
+    memset(&c, 0, sizeof c);
+    if (!cw_world_raycast(world, origin, translation, filter, keep_closest, &c) || !c.found)
+        return false;
+    *hit = c.hit;
+    return true;
+}
