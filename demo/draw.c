@@ -146,6 +146,50 @@ static void draw_contacts(SDL_Renderer *r, const scene *s)
     }
 }
 
+typedef struct ray_probe {
+    cw_body_id skip; // the sprite the rays start from
+    cw_ray_hit closest;
+    bool found;
+} ray_probe;
+
+// A ray callback: the closest hit that is not the player's own sprite.
+static float closest_but_self(const cw_ray_hit *hit, void *context)
+{
+    ray_probe *probe = context;
+    if (hit->body.index == probe->skip.index && hit->body.generation == probe->skip.generation)
+        return -1; // ignore this body, keep looking
+    probe->closest = *hit;
+    probe->found = true;
+    return hit->fraction; // from now on only closer hits
+}
+
+// Rays from the first player in every direction, each to the closest other sprite it hits.
+static void draw_rays(SDL_Renderer *r, const scene *s)
+{
+    enum { RAYS = 90 };
+    const sprite *player = NULL;
+    for (int i = 1; i < s->capacity && player == NULL; i++)
+        if (!cw_body_id_is_null(s->sprites[i].id) && s->sprites[i].is_player)
+            player = &s->sprites[i];
+    cw_aabb box;
+    if (player == NULL || !cw_body_aabb(s->world, player->id, &box))
+        return;
+    cw_vec2 from = {(box.min.x + box.max.x) / 2, (box.min.y + box.max.y) / 2};
+    for (int k = 0; k < RAYS; k++) {
+        float angle = 6.2831853f * (float)k / RAYS, reach = 600;
+        cw_vec2 ray = {reach * cosf(angle), reach * sinf(angle)};
+        ray_probe probe = {player->id, {{0, 0}, NULL, {0, 0}, {0, 0}, 0}, false};
+        cw_world_raycast(s->world, from, ray, cw_default_query_filter(), closest_but_self, &probe);
+        cw_vec2 end = probe.found ? probe.closest.point : (cw_vec2){from.x + ray.x, from.y + ray.y};
+        SDL_SetRenderDrawColor(r, 120, 220, 255, probe.found ? 200 : 60);
+        SDL_RenderDrawLineF(r, from.x, from.y, end.x, end.y);
+        if (probe.found) {
+            SDL_FRect dot = {end.x - 2, end.y - 2, 4, 4};
+            SDL_RenderFillRectF(r, &dot);
+        }
+    }
+}
+
 static void draw_layers(painter *p, const scene *s, const layers *l)
 {
     SDL_Renderer *r = p->renderer;
@@ -166,6 +210,8 @@ static void draw_layers(painter *p, const scene *s, const layers *l)
     }
     if (l->contacts)
         draw_contacts(r, s);
+    if (l->rays)
+        draw_rays(r, s);
 }
 
 void draw_scene(painter *p, const scene *s, const layers *l)
@@ -284,7 +330,7 @@ void draw_hud(painter *p, const scene *s, const hud_info *info, const layers *l)
              st.broad_ms, st.narrow_ms, st.events_ms, info->draw_ms);
     snprintf(lines[3], sizeof lines[3], "%s",
              l->help ? "drag: move | wheel, arrows: rotate | +/-: scale | M: mirror | A/X: +/-1000 | B: boxes | "
-                       "space: pause | N: step | 1-4: grid, AABBs, boxes, contacts | H: help"
+                       "space: pause | N: step | 1-5: grid, AABBs, boxes, contacts, rays | H: help"
                      : "H: help");
     int h = text_line_height(p->text), width = 0;
     for (int i = 0; i < 4; i++)

@@ -8,7 +8,7 @@
 #include "text.h"
 
 typedef struct layers {
-    bool grid, aabbs, boxes, contacts, help;
+    bool grid, aabbs, boxes, contacts, rays, help;
 } layers;
 
 typedef struct hud_info {

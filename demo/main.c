@@ -209,6 +209,7 @@ static void on_key(app *a, SDL_Keycode key)
     case SDLK_2: a->layers.aabbs = !a->layers.aabbs; break;
     case SDLK_3: a->layers.boxes = !a->layers.boxes; break;
     case SDLK_4: a->layers.contacts = !a->layers.contacts; break;
+    case SDLK_5: a->layers.rays = !a->layers.rays; break;
     case SDLK_h: a->layers.help = !a->layers.help; break;
     case SDLK_F12: if (a->opt.screenshot != NULL) save_screenshot(a->renderer, a->opt.screenshot); break;
     default: break;
@@ -337,6 +338,7 @@ int main(int argc, char **argv)
 {
     static app a; // large: sprite pixels live in it
     a.layers.help = true;
+    a.layers.rays = true; // the player's ray casts, to the closest sprite in each direction
     if (!parse_options(argc, argv, &a.opt)) {
         fputs(USAGE, stderr);
         return 2;

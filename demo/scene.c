@@ -233,35 +233,37 @@ cw_vec2 local_to_world(const cw_transform *t, cw_vec2 local)
     return (cw_vec2){t->position.x + c * x - sn * y, t->position.y + sn * x + c * y};
 }
 
-// Whether the shape covers point p: a tiny box centred on p overlaps it.
+// Whether the shape covers point p (the pixel under a cursor: texels are half-open).
 bool shape_covers(const cw_shape *shape, const cw_transform *t, cw_vec2 p)
 {
-    static const float EPS = 1e-3f;
-    cw_shape dot = cw_shape_box(EPS, EPS);
-    cw_transform at = cw_default_transform();
-    at.position = p, at.origin = (cw_vec2){EPS / 2, EPS / 2};
-    return cw_overlap(&dot, &at, shape, t, NULL);
+    return cw_shape_contains_point(shape, t, p);
 }
 
-static bool pick_body(const scene *s, cw_body_id id, cw_vec2 p)
+typedef struct pick {
+    const scene *s;
+    cw_body_id best;
+    bool best_is_player;
+} pick;
+
+// Keeps the topmost body under the point: players first, then the newest sprite.
+static bool consider(cw_body_id body, void *user_data, const cw_manifold *manifold, void *context)
 {
-    cw_aabb box;
-    if (!cw_body_aabb(s->world, id, &box) || p.x < box.min.x || p.x > box.max.x || p.y < box.min.y ||
-        p.y > box.max.y)
-        return false;
-    cw_shape shape = cw_body_shape(s->world, id);
-    cw_transform t = cw_body_transform(s->world, id);
-    return shape_covers(&shape, &t, p);
+    (void)user_data, (void)manifold;
+    pick *k = context;
+    const sprite *sp = scene_sprite(k->s, body);
+    bool player = sp != NULL && sp->is_player;
+    if (cw_body_id_is_null(k->best) || player > k->best_is_player ||
+        (player == k->best_is_player && body.index > k->best.index)) {
+        k->best = body;
+        k->best_is_player = player;
+    }
+    return true;
 }
 
-// Until collworld has a point query, test the AABBs and then the exact shapes, topmost first.
+// A point query: only the sprites whose opaque pixels are under the cursor.
 cw_body_id scene_pick(const scene *s, cw_vec2 p)
 {
-    for (int pass = 0; pass < 2; pass++)
-        for (int i = s->capacity - 1; i > 0; i--) {
-            const sprite *sp = &s->sprites[i];
-            if (!cw_body_id_is_null(sp->id) && sp->is_player == (pass == 0) && pick_body(s, sp->id, p))
-                return sp->id;
-        }
-    return (cw_body_id){0, 0};
+    pick k = {s, {0, 0}, false};
+    cw_world_query_point(s->world, p, cw_default_query_filter(), consider, &k);
+    return k.best;
 }
