@@ -1,7 +1,7 @@
 // Draws pairs of sprites offscreen with draw_sprite(), reads the pixels back and checks them against
-// collworld: a pixel shows sprite A iff A covers the pixel's centre (asked with cw_overlap), except
-// near A's outline: SDL's software renderer rounds the scaled, rotated image's size and place to
-// whole pixels, so pixels up to OUTLINE pixels from an edge may go either way. Pixels both sprites cover far from any
+// collworld: a pixel shows sprite A iff A covers the pixel's centre (cw_shape_contains_point),
+// except near A's outline: SDL's software renderer rounds the scaled, rotated image's size and
+// place to whole pixels, so pixels up to OUTLINE pixels from an edge may go either way. Pixels both sprites cover far from any
 // outline must exist exactly when cw_overlap says the sprites overlap. A sprite drawn turning the
 // wrong way must fail the same check, so the test can tell.
 #include "selftest.h"
@@ -133,7 +133,7 @@ static bool check(SDL_Renderer *r, SDL_Texture *const *textures, const sprite_im
     tally right = {0}, wrong = {0};
     if (!run_cases(r, textures, images, false, &right) || !run_cases(r, textures, images, true, &wrong))
         return false;
-    printf("selftest: %d sprite pairs drawn offscreen, %ld pixels compared with cw_overlap\n", CASES, right.pixels);
+    printf("selftest: %d sprite pairs drawn offscreen, %ld pixels compared with cw_shape_contains_point\n", CASES, right.pixels);
     printf("selftest: %ld pixels differ within %d px of an outline (rounding), %ld elsewhere, %d pair answers disagree\n",
            right.edge_misses, OUTLINE, right.misses, right.overlap_disagreements);
     printf("selftest: drawn turning the wrong way, %ld pixels differ off the outlines (must be many)\n", wrong.misses);
