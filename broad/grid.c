@@ -48,7 +48,8 @@ void cw__grid_begin_step(cw__grid *grid) { grid->stamp++; }
 static int32_t cell_coord(const cw__grid *grid, float x)
 {
     double c = (double)x * grid->inv_cell_size;
-    c = c < -CELL_LIMIT ? -CELL_LIMIT : c > CELL_LIMIT ? CELL_LIMIT : c;
+    c = c >= -CELL_LIMIT ? c : -CELL_LIMIT; // NaN (an infinite AABB times 0) goes to the edge too
+    c = c <= CELL_LIMIT ? c : CELL_LIMIT;
     int32_t i = (int32_t)c; // floor without libm: truncate, then step down for negatives
     return i - (c < i);
 }
@@ -266,9 +267,12 @@ void cw__grid_remove(cw__grid *grid, uint32_t index)
     grid->proxies[index].live = false;
 }
 
+// Candidates are pairs whose AABBs meet, touching included: far from the origin (or with an
+// overflowing transform) a shape's float AABB can have no extent while the exact test, done in
+// double relative to one shape, still finds an overlap.
 static bool boxes_overlap(const cw__box *a, const cw__box *b)
 {
-    return a->min_x < b->max_x && b->min_x < a->max_x && a->min_y < b->max_y && b->min_y < a->max_y;
+    return a->min_x <= b->max_x && b->min_x <= a->max_x && a->min_y <= b->max_y && b->min_y <= a->max_y;
 }
 
 // Whether a pair (p moved, q another proxy) is reported from p's side: not both static, and when
@@ -346,8 +350,8 @@ static member member_of(const cw__grid *grid, uint32_t index, int32_t cx, int32_
 static bool wanted(const member *a, const member *b)
 {
     uint32_t any = a->flags | b->flags, both = a->flags & b->flags;
-    return (a->box.min_x < b->box.max_x) & (b->box.min_x < a->box.max_x) & (a->box.min_y < b->box.max_y) &
-           (b->box.min_y < a->box.max_y) & ((any & (STARTS_COLUMN | STARTS_ROW | MOVED)) ==
+    return (a->box.min_x <= b->box.max_x) & (b->box.min_x <= a->box.max_x) & (a->box.min_y <= b->box.max_y) &
+           (b->box.min_y <= a->box.max_y) & ((any & (STARTS_COLUMN | STARTS_ROW | MOVED)) ==
                                             (STARTS_COLUMN | STARTS_ROW | MOVED)) & !(both & STATIC);
 }
 
@@ -377,8 +381,8 @@ static void pairs_in_columns(const member *members, int n, columns *c, cw__pair_
         const float x0 = c->min_x[i], y0 = c->min_y[i], x1 = c->max_x[i], y1 = c->max_y[i];
         const uint32_t f = c->flags[i];
         for (int j = i + 1; j < n; j++) // no branches: the compiler turns this into vector compares
-            c->hit[j] = (uint8_t)((x0 < c->max_x[j]) & (c->min_x[j] < x1) & (y0 < c->max_y[j]) &
-                                  (c->min_y[j] < y1) & (((f | c->flags[j]) & all) == all) &
+            c->hit[j] = (uint8_t)((x0 <= c->max_x[j]) & (c->min_x[j] <= x1) & (y0 <= c->max_y[j]) &
+                                  (c->min_y[j] <= y1) & (((f | c->flags[j]) & all) == all) &
                                   ((f & c->flags[j] & STATIC) == 0));
         for (int j = i + 1; j < n; j++)
             if (c->hit[j])

@@ -147,7 +147,8 @@ typedef struct cw_aabb {
 bool cw_shape_aabb(const cw_shape *shape, const cw_transform *transform, cw_aabb *aabb);
 
 /// Contact data for two overlapping shapes. For (b, a) instead of (a, b) the normal is negated and
-/// point and depth are the same.
+/// point and depth are the same (unless the two prepare to the very same placement, say rotations
+/// that differ by less than float resolution: then both orders give the same normal).
 /// - Box-box: the separating-axis answer. `normal` is the box edge normal along which B needs the
 ///   least travel to stop overlapping, `depth` is that travel (the overlap of the projections unless
 ///   one contains the other), `point` the centroid of the overlap polygon (convex, so inside it).
@@ -243,7 +244,7 @@ typedef void cw_contact_fn(const cw_contact *contact, void *context);
 
 /// How to build a world. Start from cw_default_world_def().
 typedef struct cw_world_def {
-    float cell_size;       ///< Broadphase grid cell side in world units; 0: chosen and adapted from the bodies.
+    float cell_size;       ///< Broadphase grid cell side in world units, 0 or >= CW_MIN_CELL_SIZE; 0: chosen and adapted from the bodies.
     cw_contact_fn *on_begin; ///< Called when a pair starts touching; may be NULL.
     cw_contact_fn *on_stay;  ///< Called each step for pairs that stay touching; may be NULL (then no stay work).
     cw_contact_fn *on_end;   ///< Called when a pair stops touching; may be NULL.
@@ -270,8 +271,11 @@ typedef struct cw_body_def {
 /// Returns a def with a 1 x 1 box, the identity transform, category 1, colliding with everything.
 cw_body_def cw_default_body_def(void);
 
-/// Creates a world, or returns NULL (see cw_last_error()) if `def` is NULL, the cell size is negative
-/// or not finite, or memory runs out.
+/// Smallest cell size a world accepts, in world units (0 still means automatic).
+#define CW_MIN_CELL_SIZE 1e-3f
+
+/// Creates a world, or returns NULL (see cw_last_error()) if `def` is NULL, the cell size is negative,
+/// not finite or below CW_MIN_CELL_SIZE, or memory runs out.
 cw_world *cw_world_create(const cw_world_def *def);
 
 /// Destroys a world and all its bodies, without reporting any event. NULL is ignored. Fails (the
@@ -331,7 +335,7 @@ typedef struct cw_world_stats {
     int static_bodies;    ///< Of which static.
     int moved_bodies;     ///< Bodies whose AABB was recomputed in the last step.
     int large_bodies;     ///< Bodies kept out of the grid because they span many cells.
-    int candidate_pairs;  ///< Pairs from the broadphase whose AABBs overlap, once each (only pairs
+    int candidate_pairs;  ///< Pairs from the broadphase whose AABBs meet, once each (only pairs
                           ///< with a changed body are looked for).
     int narrow_tests;     ///< Of those, pairs that passed the filters and were tested exactly.
     int touching_pairs;   ///< Pairs touching after the last step.

@@ -152,8 +152,12 @@ static double contact_depth(const cw__body *a, const cw__body *b, const contact 
         else
             hi = guess;
     }
+    // Stop also when lo and hi are neighbouring doubles: extreme size ratios (a 1e38 box against a
+    // 1e-31 texel) ask for a tolerance finer than the doubles there can give.
     while (hi - lo > tolerance) {
         double mid = 0.5 * (lo + hi);
+        if (!(mid > lo && mid < hi))
+            break;
         if (moved_overlaps(a, b, c->nx * mid, c->ny * mid))
             lo = mid;
         else

@@ -604,7 +604,9 @@ static bool peek_row(sweep *sw)
         if (count == 0)
             continue;
         sw->next_j = j, sw->next_i0 = i0, sw->next_i1 = i1;
-        sw->next_cost = 1 + 3 * (long)(count * fabs(sw->m.uy) + fabs(sw->m.vy) + 1);
+        // A rough row count for the walk's cost; clamped, as extreme scale ratios overflow a long.
+        double rows = count * fabs(sw->m.uy) + fabs(sw->m.vy) + 1;
+        sw->next_cost = 1 + 3 * (long)(rows < 1e15 ? rows : 1e15);
         return true;
     }
     return false;

@@ -902,7 +902,8 @@ static void test_invalid_shapes_and_transforms(void **state)
 static void test_cell_size_errors(void **state)
 {
     (void)state;
-    static const float bad[] = {-1.0f, -1e-30f, -INFINITY, INFINITY, NAN, -NAN};
+    // Below CW_MIN_CELL_SIZE the grid's reciprocal would overflow (the smallest denormal did).
+    static const float bad[] = {-1.0f, -1e-30f, -INFINITY, INFINITY, NAN, -NAN, 1e-45f, 1e-30f, 9.9e-4f};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         cw_world_def def = cw_default_world_def();
         def.cell_size = bad[k];
@@ -1113,6 +1114,51 @@ static void test_getters(void **state)
         gen_shape_free(&shapes[k]);
 }
 
+// Where float AABBs lose their extent (x = -1e30, or an origin that overflows the float range) the
+// world must still report what cw_overlap() says, and extreme scales must not reach UB.
+static void test_extreme_placements(void **state)
+{
+    (void)state;
+    unsigned char *solid = calloc(16, 1);
+    assert_non_null(solid);
+    memset(solid, 1, 16);
+    gen_shape m;
+    assert_true(gen_mask_shape(&m, solid, 4, 4, GEN_FILLED, 0, 1));
+    struct {
+        const char *name;
+        cw_shape shape;
+        cw_transform t;
+    } cases[3];
+    cases[0].name = "masks at x = -1e30", cases[0].shape = m.shape, cases[0].t = at(-1.0e30f, 0);
+    cases[1].name = "boxes whose origin is FLT_MAX", cases[1].shape = cw_shape_box(2, 2), cases[1].t = at(0, 0);
+    cases[1].t.origin = (cw_vec2){3.4028235e38f, 0};
+    cases[2].name = "a mask at scale 1e-30 beside a huge box", cases[2].shape = m.shape, cases[2].t = at(1, 0);
+    cases[2].t.scale = (cw_vec2){-2.5f, 7.8e-31f};
+    for (int k = 0; k < 3; k++) {
+        wr_world *w = make_world(cases[k].name, NULL, NULL);
+        cw_body_def def = cw_default_body_def();
+        def.shape = cases[k].shape;
+        def.transform = cases[k].t;
+        ref_shape ref = k == 1 ? ref_box(2, 2) : m.ref;
+        assert_true(wr_body_create(w, &def, &ref, 0) >= 0);
+        if (k == 2) { // a box of size FLT_MAX: extreme size ratios in the mask walk's cost estimate
+            def.shape = cw_shape_box(3.4028235e38f, 0.875f);
+            def.transform = at(1, 0);
+            def.transform.rotation = -4;
+            def.transform.scale = (cw_vec2){0.25f, 0.25f};
+            ref = ref_box(3.4028235e38f, 0.875f);
+        } else {
+            def.is_static = true;
+        }
+        assert_true(wr_body_create(w, &def, &ref, 0) >= 0);
+        STEP(w);
+        if (k < 2)
+            assert_int_equal(count_phase(w, WR_BEGIN), 1);
+        finish(w);
+    }
+    gen_shape_free(&m);
+}
+
 // Masks under rotation and mirroring, one stepping reference scene (few bodies, every pair checked).
 static void test_mask_scene(void **state)
 {
@@ -1171,4 +1217,5 @@ const struct CMUnitTest world_tests[] = {
     cmocka_unit_test(test_step_and_destroy_in_callback),
     cmocka_unit_test(test_getters),
     cmocka_unit_test(test_mask_scene),
+    cmocka_unit_test(test_extreme_placements),
 };

@@ -33,6 +33,10 @@ cw_world *cw_world_create(const cw_world_def *def)
         cw__fail("The cell size must be finite and >= 0 (0 picks one automatically).");
         return NULL;
     }
+    if (def->cell_size > 0 && def->cell_size < CW_MIN_CELL_SIZE) {
+        cw__fail("The cell size is too small: it must be 0 (automatic) or at least 1e-3.");
+        return NULL;
+    }
     cw_world *world = cw__alloc(sizeof *world);
     if (world == NULL)
         return NULL;
@@ -124,7 +128,7 @@ static void adapt_cell_size(cw_world *world)
     if (!world->auto_cell || world->bodies == 0)
         return;
     double target = AUTO_CELL_FACTOR * world->extent_sum / world->bodies;
-    if (!(target > 1e-3) || !isfinite(target))
+    if (!(target >= CW_MIN_CELL_SIZE) || !isfinite(target))
         return;
     double ratio = target / world->grid.cell_size;
     if (ratio > 2 || ratio < 0.5 || !world->cell_chosen)
