@@ -6,6 +6,12 @@ CFLAGS  += $(WARN) $(OPT) -Iinclude -fPIC
 LDLIBS  += -lm
 
 BUILD   := build
+# Library objects export only what include/collworld.h marks CW_API.
+LIB_CFLAGS := -fvisibility=hidden
+# The version comes from the header, the single place it is written.
+VERSION := $(shell sed -n 's/^\#define CW_VERSION_STRING "\(.*\)"/\1/p' include/collworld.h)
+SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
+SONAME  := libcollworld.so.$(SOMAJOR)
 LIB_SRC := $(wildcard narrow/*.c broad/*.c world/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC := $(wildcard tests/*.c)
@@ -15,6 +21,7 @@ BENCH_BINS := $(BENCH_MAINS:bench/%.c=$(BUILD)/%)
 
 ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
+.PHONY: FORCE install uninstall check-exports check-install check-cxx fuzz fuzz-build docs
 .PHONY: all test unit asan valgrind bench demo demo-headless demo-selftest example clean deps deps-lib deps-demo
 all: libcollworld.a libcollworld.so
 
@@ -22,11 +29,11 @@ libcollworld.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
 libcollworld.so: $(LIB_OBJ)
-	$(CC) -shared -Wl,-soname,libcollworld.so.0 -o $@ $^ $(LDLIBS)
+	$(CC) -shared -Wl,-soname,$(SONAME) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/%.o: %.c include/collworld.h $(wildcard narrow/*.h broad/*.h world/*.h) | deps-lib
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) $(LIB_CFLAGS) -c $< -o $@
 
 # --- dependencies: installed from Debian when we are root, else the exact command is printed ---
 have_header = $(shell printf '#include <stdarg.h>\n#include <stddef.h>\n#include <setjmp.h>\n#include <stdint.h>\n#include <$(1)>\n' | $(CC) -E - >/dev/null 2>&1 && echo yes)
@@ -122,6 +129,58 @@ $(BUILD)/bench_%: bench/bench_%.c $(BENCH_SHARED) $(wildcard bench/*.h) libcollw
 
 bench: $(BENCH_BINS)
 	@for b in $(BENCH_BINS); do ./$$b || exit 1; done
+
+# --- packaging: install, pkg-config, exported symbols, consumers, C++ ---
+PREFIX     ?= /usr/local
+DESTDIR    ?=
+INCLUDEDIR ?= $(PREFIX)/include
+LIBDIR     ?= $(PREFIX)/lib
+PCDIR      ?= $(LIBDIR)/pkgconfig
+INSTALL    ?= install
+
+# Made at every install: PREFIX may differ from the last time.
+$(BUILD)/collworld.pc: packaging/collworld.pc.in include/collworld.h FORCE
+	@mkdir -p $(BUILD)
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+	    -e 's|@VERSION@|$(VERSION)|g' $< > $@
+
+# The shared library goes in as libcollworld.so.X.Y.Z with the soname link libcollworld.so.X and
+# the development link libcollworld.so.
+install: libcollworld.a libcollworld.so $(BUILD)/collworld.pc
+	$(INSTALL) -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PCDIR)
+	$(INSTALL) -m 644 include/collworld.h $(DESTDIR)$(INCLUDEDIR)/collworld.h
+	$(INSTALL) -m 644 libcollworld.a $(DESTDIR)$(LIBDIR)/libcollworld.a
+	$(INSTALL) -m 755 libcollworld.so $(DESTDIR)$(LIBDIR)/libcollworld.so.$(VERSION)
+	ln -sf libcollworld.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libcollworld.so
+	$(INSTALL) -m 644 $(BUILD)/collworld.pc $(DESTDIR)$(PCDIR)/collworld.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(INCLUDEDIR)/collworld.h $(DESTDIR)$(LIBDIR)/libcollworld.a \
+	    $(DESTDIR)$(LIBDIR)/libcollworld.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME) \
+	    $(DESTDIR)$(LIBDIR)/libcollworld.so $(DESTDIR)$(PCDIR)/collworld.pc
+
+FORCE:
+
+# Only public cw_ names leave the shared library, and all of the header's CW_API functions do.
+check-exports: libcollworld.so
+	./packaging/check-exports.sh libcollworld.so include/collworld.h
+
+# Install into a temporary prefix; build and run a consumer with pkg-config, static and shared.
+check-install: libcollworld.a libcollworld.so
+	MAKE="$(MAKE)" CC="$(CC)" ./packaging/check-install.sh
+
+# The header compiles as C++ without a warning (several standards), and links as extern "C".
+CXX_STDS := c++11 c++17 c++20
+check-cxx: libcollworld.a
+	$(call install_packages,$(if $(shell command -v $(CXX)),,g++))
+	@for std in $(CXX_STDS); do \
+	    echo "$(CXX) -std=$$std -Wall -Wextra -Wpedantic -Werror -x c++ -fsyntax-only packaging/cxx_check.cpp"; \
+	    $(CXX) -std=$$std -Wall -Wextra -Wpedantic -Werror -Iinclude -x c++ -fsyntax-only packaging/cxx_check.cpp || exit 1; \
+	done
+	@mkdir -p $(BUILD)
+	$(CXX) -Wall -Wextra -Werror -Iinclude -o $(BUILD)/cxx_check packaging/cxx_check.cpp libcollworld.a $(LDLIBS)
+	./$(BUILD)/cxx_check
 
 clean:
 	rm -rf $(BUILD) libcollworld.a libcollworld.so
