@@ -231,5 +231,14 @@ fuzz-crashes: $(FUZZ_TARGETS:%=$(BUILD)/fuzz-raw/fuzz_%)
 	        $(BUILD)/fuzz-raw/replay.log | head -2 | sed 's/^/  /'; status=1; fi; \
 	done; exit $$status
 
+# --- the API reference: Doxygen on include/collworld.h, every public name documented ---
+docs:
+	$(call install_packages,$(if $(shell command -v doxygen),,doxygen))
+	@mkdir -p $(BUILD)/docs
+	@rm -f $(BUILD)/docs/warnings.log
+	doxygen packaging/Doxyfile || { cat $(BUILD)/docs/warnings.log; exit 1; }
+	@if [ -s $(BUILD)/docs/warnings.log ]; then cat $(BUILD)/docs/warnings.log; echo "docs: doxygen warnings"; exit 1; fi
+	@echo "docs: $(BUILD)/docs/html/index.html"
+
 clean:
 	rm -rf $(BUILD) libcollworld.a libcollworld.so
