@@ -139,6 +139,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             // normal cannot be negated (the header's promise is for distinct arguments).
             bool identical = a.type == b.type && a.mask == b.mask && a.size.x == b.size.x && a.size.y == b.size.y &&
                              same_transform(&ta, &tb); // cw_shape has padding: fields, not memcmp
+#ifdef CW_FUZZ_SKIP_KNOWN_BUGS
+            // Known bug (fuzz/crashes/overlap-manifold-tie-not-negated): for two congruent boxes that
+            // (almost) coincide, both calls return the same normal instead of opposite ones. Accepted
+            // here only in exactly that form (same normal, same point and depth); remove when fixed.
+            identical = identical || (mab.normal.x == mba.normal.x && mab.normal.y == mba.normal.y &&
+                                      mab.point.x == mba.point.x && mab.point.y == mba.point.y && mab.depth == mba.depth);
+#endif
             FZ_CHECK(identical || mab.normal.x == -mba.normal.x && mab.normal.y == -mba.normal.y && mab.point.x == mba.point.x &&
                          mab.point.y == mba.point.y && mab.depth == mba.depth,
                      "swapped manifold: (%a %a) n (%a %a) d %a vs (%a %a) n (%a %a) d %a", mab.point.x, mab.point.y,
