@@ -6,6 +6,12 @@ CFLAGS  += $(WARN) $(OPT) -Iinclude -fPIC
 LDLIBS  += -lm
 
 BUILD   := build
+# Library objects export only what include/collworld.h marks CW_API.
+LIB_CFLAGS := -fvisibility=hidden
+# The version comes from the header, the single place it is written.
+VERSION := $(shell sed -n 's/^\#define CW_VERSION_STRING "\(.*\)"/\1/p' include/collworld.h)
+SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
+SONAME  := libcollworld.so.$(SOMAJOR)
 LIB_SRC := $(wildcard narrow/*.c broad/*.c world/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC := $(wildcard tests/*.c)
@@ -15,6 +21,7 @@ BENCH_BINS := $(BENCH_MAINS:bench/%.c=$(BUILD)/%)
 
 ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
+.PHONY: FORCE install uninstall check-exports check-install check-cxx fuzz fuzz-build fuzz-crashes deps-fuzz docs
 .PHONY: all test unit asan valgrind bench demo demo-headless demo-selftest example clean deps deps-lib deps-demo
 all: libcollworld.a libcollworld.so
 
@@ -22,11 +29,11 @@ libcollworld.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
 libcollworld.so: $(LIB_OBJ)
-	$(CC) -shared -Wl,-soname,libcollworld.so.0 -o $@ $^ $(LDLIBS)
+	$(CC) -shared -Wl,-soname,$(SONAME) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/%.o: %.c include/collworld.h $(wildcard narrow/*.h broad/*.h world/*.h) | deps-lib
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) $(LIB_CFLAGS) -c $< -o $@
 
 # --- dependencies: installed from Debian when we are root, else the exact command is printed ---
 have_header = $(shell printf '#include <stdarg.h>\n#include <stddef.h>\n#include <setjmp.h>\n#include <stdint.h>\n#include <$(1)>\n' | $(CC) -E - >/dev/null 2>&1 && echo yes)
@@ -124,6 +131,116 @@ $(BUILD)/bench_%: bench/bench_%.c $(BENCH_SHARED) $(wildcard bench/*.h) libcollw
 
 bench: $(BENCH_BINS)
 	@for b in $(BENCH_BINS); do ./$$b || exit 1; done
+
+# --- packaging: install, pkg-config, exported symbols, consumers, C++ ---
+PREFIX     ?= /usr/local
+DESTDIR    ?=
+INCLUDEDIR ?= $(PREFIX)/include
+LIBDIR     ?= $(PREFIX)/lib
+PCDIR      ?= $(LIBDIR)/pkgconfig
+INSTALL    ?= install
+
+# Made at every install: PREFIX may differ from the last time.
+$(BUILD)/collworld.pc: packaging/collworld.pc.in include/collworld.h FORCE
+	@mkdir -p $(BUILD)
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+	    -e 's|@VERSION@|$(VERSION)|g' $< > $@
+
+# The shared library goes in as libcollworld.so.X.Y.Z with the soname link libcollworld.so.X and
+# the development link libcollworld.so.
+install: libcollworld.a libcollworld.so $(BUILD)/collworld.pc
+	$(INSTALL) -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PCDIR)
+	$(INSTALL) -m 644 include/collworld.h $(DESTDIR)$(INCLUDEDIR)/collworld.h
+	$(INSTALL) -m 644 libcollworld.a $(DESTDIR)$(LIBDIR)/libcollworld.a
+	$(INSTALL) -m 755 libcollworld.so $(DESTDIR)$(LIBDIR)/libcollworld.so.$(VERSION)
+	ln -sf libcollworld.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libcollworld.so
+	$(INSTALL) -m 644 $(BUILD)/collworld.pc $(DESTDIR)$(PCDIR)/collworld.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(INCLUDEDIR)/collworld.h $(DESTDIR)$(LIBDIR)/libcollworld.a \
+	    $(DESTDIR)$(LIBDIR)/libcollworld.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME) \
+	    $(DESTDIR)$(LIBDIR)/libcollworld.so $(DESTDIR)$(PCDIR)/collworld.pc
+
+FORCE:
+
+# Only public cw_ names leave the shared library, and all of the header's CW_API functions do.
+check-exports: libcollworld.so
+	./packaging/check-exports.sh libcollworld.so include/collworld.h
+
+# Install into a temporary prefix; build and run a consumer with pkg-config, static and shared.
+check-install: libcollworld.a libcollworld.so
+	MAKE="$(MAKE)" CC="$(CC)" ./packaging/check-install.sh
+
+# The header compiles as C++ without a warning (several standards), and links as extern "C".
+CXX_STDS := c++11 c++17 c++20
+check-cxx: libcollworld.a
+	$(call install_packages,$(if $(shell command -v $(CXX)),,g++))
+	@for std in $(CXX_STDS); do \
+	    echo "$(CXX) -std=$$std -Wall -Wextra -Wpedantic -Werror -x c++ -fsyntax-only packaging/cxx_check.cpp"; \
+	    $(CXX) -std=$$std -Wall -Wextra -Wpedantic -Werror -Iinclude -x c++ -fsyntax-only packaging/cxx_check.cpp || exit 1; \
+	done
+	@mkdir -p $(BUILD)
+	$(CXX) -Wall -Wextra -Werror -Iinclude -o $(BUILD)/cxx_check packaging/cxx_check.cpp libcollworld.a $(LDLIBS)
+	./$(BUILD)/cxx_check
+
+# --- fuzzing: libFuzzer targets (clang), each run for FUZZ_SECONDS from its seed corpus ---
+# New inputs go to build/fuzz/corpus/<target> (fuzz/corpus/<target> is only read); a crash or a
+# violated invariant stops the run with the reproducer in build/fuzz/<target>-crash-*.
+# CW_FUZZ_SKIP_KNOWN_BUGS steers around the bugs whose reproducers are in fuzz/crashes/ (see
+# fuzz/README.md); `make fuzz-crashes` replays those reproducers without the guards.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 20
+FUZZ_DEFINES ?= -DCW_FUZZ_SKIP_KNOWN_BUGS
+FUZZ_TARGETS := mask overlap world
+FUZZ_BINS    := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
+FUZZ_FLAGS   := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+have_libfuzzer = $(shell printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n);\nint LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' | \
+    $(FUZZ_CC) -fsanitize=fuzzer -x c - -o /dev/null >/dev/null 2>&1 && echo yes)
+
+deps-fuzz: deps-lib
+	$(call install_packages,$(if $(call have_libfuzzer),,clang))
+
+$(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_common.h $(LIB_SRC) $(wildcard narrow/*.h broad/*.h world/*.h) | deps-fuzz
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) $(FUZZ_DEFINES) -Iinclude -o $@ $< $(LIB_SRC) $(LDLIBS)
+
+# The same targets without CW_FUZZ_SKIP_KNOWN_BUGS, for replaying the saved reproducers.
+$(BUILD)/fuzz-raw/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_common.h $(LIB_SRC) $(wildcard narrow/*.h broad/*.h world/*.h) | deps-fuzz
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -Iinclude -o $@ $< $(LIB_SRC) $(LDLIBS)
+
+fuzz-build: $(FUZZ_BINS)
+
+fuzz: $(FUZZ_BINS)
+	@for t in $(FUZZ_TARGETS); do \
+	    mkdir -p $(BUILD)/fuzz/corpus/$$t; \
+	    echo "fuzz_$$t: $(FUZZ_SECONDS) s"; \
+	    UBSAN_OPTIONS=print_stacktrace=1 ./$(BUILD)/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=20 \
+	        -print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz/$$t- \
+	        $(BUILD)/fuzz/corpus/$$t fuzz/corpus/$$t 2>$(BUILD)/fuzz/$$t.log || \
+	        { tail -40 $(BUILD)/fuzz/$$t.log; echo "fuzz_$$t FAILED: reproducer in $(BUILD)/fuzz/$$t-*"; exit 1; }; \
+	    grep -E '^stat::number_of_executed_units|^Done' $(BUILD)/fuzz/$$t.log | sed 's/^/  /'; \
+	done
+
+# Replays every saved reproducer on targets built without the known-bug guards; fails while any
+# reproducer still fails (each passes once its bug is fixed).
+fuzz-crashes: $(FUZZ_TARGETS:%=$(BUILD)/fuzz-raw/fuzz_%)
+	@status=0; for f in fuzz/crashes/*-*; do \
+	    t=$${f#fuzz/crashes/}; t=$${t%%-*}; \
+	    if ./$(BUILD)/fuzz-raw/fuzz_$$t $$f >$(BUILD)/fuzz-raw/replay.log 2>&1; then echo "fixed:   $$f"; \
+	    else echo "failing: $$f"; grep -E 'runtime error|invariant violated|events say|ERROR: AddressSanitizer' \
+	        $(BUILD)/fuzz-raw/replay.log | head -2 | sed 's/^/  /'; status=1; fi; \
+	done; exit $$status
+
+# --- the API reference: Doxygen on include/collworld.h, every public name documented ---
+docs:
+	$(call install_packages,$(if $(shell command -v doxygen),,doxygen))
+	@mkdir -p $(BUILD)/docs
+	@rm -f $(BUILD)/docs/warnings.log
+	doxygen packaging/Doxyfile || { cat $(BUILD)/docs/warnings.log; exit 1; }
+	@if [ -s $(BUILD)/docs/warnings.log ]; then cat $(BUILD)/docs/warnings.log; echo "docs: doxygen warnings"; exit 1; fi
+	@echo "docs: $(BUILD)/docs/html/index.html"
 
 clean:
 	rm -rf $(BUILD) libcollworld.a libcollworld.so

@@ -35,6 +35,34 @@
 extern "C" {
 #endif
 
+/// @name Version
+/// The version of this header (semantic versioning: the major number changes when the API or ABI
+/// breaks). cw_version() gives the version of the library actually linked.
+/// @{
+
+/// Major version: incremented on incompatible API or ABI changes.
+#define CW_VERSION_MAJOR 0
+/// Minor version: incremented when functionality is added compatibly.
+#define CW_VERSION_MINOR 1
+/// Patch version: incremented for compatible bug fixes.
+#define CW_VERSION_PATCH 0
+/// The version as a string literal, "MAJOR.MINOR.PATCH".
+#define CW_VERSION_STRING "0.1.0"
+
+/// @}
+
+/// Marks a public function: exported from the shared library (which is built with hidden
+/// visibility, so nothing else is). Defined to nothing where symbol visibility is unknown.
+#if defined(__GNUC__) || defined(__clang__)
+#define CW_API __attribute__((visibility("default")))
+#else
+#define CW_API
+#endif
+
+/// Returns the version of the linked library as "MAJOR.MINOR.PATCH" (CW_VERSION_STRING when it was
+/// built). Never NULL; the string is static.
+CW_API const char *cw_version(void);
+
 /// Largest accepted mask width or height, in texels. Larger sizes fail with an error.
 #define CW_MASK_MAX_SIZE 16384
 
@@ -53,7 +81,7 @@ typedef struct cw_transform {
 } cw_transform;
 
 /// Returns the identity transform: position 0, rotation 0, scale 1, origin 0.
-cw_transform cw_default_transform(void);
+CW_API cw_transform cw_default_transform(void);
 
 /// Allocation function: returns `size` bytes aligned for any type, or NULL when out of memory.
 /// `context` is the pointer given to cw_set_allocator().
@@ -67,15 +95,15 @@ typedef void cw_free_fn(void *memory, size_t size, void *context);
 /// Pass NULL for both to go back to malloc/free. Call it before creating anything: memory must be
 /// released by the allocator that made it. Fails (returns false, allocator unchanged) if exactly one
 /// of the two functions is NULL.
-bool cw_set_allocator(cw_alloc_fn *alloc, cw_free_fn *free_fn, void *context);
+CW_API bool cw_set_allocator(cw_alloc_fn *alloc, cw_free_fn *free_fn, void *context);
 
 /// Returns the message of the most recent failed collworld call on this thread, one plain sentence,
 /// or "" if nothing failed since the thread started or since cw_clear_error(). Never NULL; the
 /// string is static and stays valid for the life of the program.
-const char *cw_last_error(void);
+CW_API const char *cw_last_error(void);
 
 /// Resets cw_last_error() to "" on this thread. Successful calls do not clear it by themselves.
-void cw_clear_error(void);
+CW_API void cw_clear_error(void);
 
 /// A per-texel collision mask. Immutable once built; one mask may be shared by many shapes, bodies
 /// and threads. The caller owns it and must keep it alive while any shape uses it.
@@ -90,28 +118,28 @@ typedef struct cw_mask cw_mask;
 /// [1, CW_MASK_MAX_SIZE], the pitch is too small, the byte count `(height - 1) * pitch + 4 * width`
 /// exceeds INT_MAX, or memory runs out.
 /// A mask with no opaque texel is valid and never overlaps anything.
-cw_mask *cw_mask_from_rgba(const void *pixels, int width, int height, int pitch, uint8_t alpha_threshold);
+CW_API cw_mask *cw_mask_from_rgba(const void *pixels, int width, int height, int pitch, uint8_t alpha_threshold);
 
 /// Builds a mask from one 8-bit alpha value per pixel; as cw_mask_from_rgba() but `pitch` must be at
 /// least `width` bytes (and the byte count is `(height - 1) * pitch + width`).
-cw_mask *cw_mask_from_alpha(const uint8_t *alpha, int width, int height, int pitch, uint8_t alpha_threshold);
+CW_API cw_mask *cw_mask_from_alpha(const uint8_t *alpha, int width, int height, int pitch, uint8_t alpha_threshold);
 
 /// Frees a mask made by cw_mask_from_rgba() or cw_mask_from_alpha(). NULL is ignored. No shape may
 /// use the mask afterwards.
-void cw_mask_destroy(cw_mask *mask);
+CW_API void cw_mask_destroy(cw_mask *mask);
 
 /// Width in texels, or 0 (with an error) if `mask` is NULL.
-int cw_mask_width(const cw_mask *mask);
+CW_API int cw_mask_width(const cw_mask *mask);
 
 /// Height in texels, or 0 (with an error) if `mask` is NULL.
-int cw_mask_height(const cw_mask *mask);
+CW_API int cw_mask_height(const cw_mask *mask);
 
 /// Whether texel (x, y) is opaque. Coordinates outside the mask are transparent (false, no error);
 /// a NULL mask gives false with an error.
-bool cw_mask_get(const cw_mask *mask, int x, int y);
+CW_API bool cw_mask_get(const cw_mask *mask, int x, int y);
 
 /// Number of opaque texels, or 0 (with an error) if `mask` is NULL.
-int cw_mask_count(const cw_mask *mask);
+CW_API int cw_mask_count(const cw_mask *mask);
 
 /// Shape kinds.
 typedef enum cw_shape_type {
@@ -128,11 +156,11 @@ typedef struct cw_shape {
 
 /// Returns a box shape covering [0, width] x [0, height] in local units. Invalid sizes (<= 0 or not
 /// finite) are kept as given and make every call that uses the shape fail with an error.
-cw_shape cw_shape_box(float width, float height);
+CW_API cw_shape cw_shape_box(float width, float height);
 
 /// Returns a shape covering the opaque texels of `mask`, which it borrows. A NULL mask gives a shape
 /// that every call rejects with an error.
-cw_shape cw_shape_mask(const cw_mask *mask);
+CW_API cw_shape cw_shape_mask(const cw_mask *mask);
 
 /// An axis-aligned box in world units.
 typedef struct cw_aabb {
@@ -144,7 +172,7 @@ typedef struct cw_aabb {
 /// opaque texels only (transparent borders of a sprite cost nothing). A mask with no opaque texel
 /// gives an empty box at the transform's position (min == max). Returns false with an error on bad
 /// input (NULL pointers, invalid shape or transform).
-bool cw_shape_aabb(const cw_shape *shape, const cw_transform *transform, cw_aabb *aabb);
+CW_API bool cw_shape_aabb(const cw_shape *shape, const cw_transform *transform, cw_aabb *aabb);
 
 /// Contact data for two overlapping shapes. For (b, a) instead of (a, b) the normal is negated and
 /// point and depth are the same (unless the two prepare to the very same placement, say rotations
@@ -183,7 +211,7 @@ typedef struct cw_manifold {
 /// Returns false with an error for NULL shapes or transforms, an unknown shape type, a box size that
 /// is not finite and positive, a mask shape without a mask, or a transform with a non-finite field or
 /// a zero scale. Check cw_last_error() (after cw_clear_error()) to tell that apart from "no overlap".
-bool cw_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b, const cw_transform *tb,
+CW_API bool cw_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b, const cw_transform *tb,
                 cw_manifold *manifold);
 
 
@@ -230,7 +258,7 @@ typedef struct cw_body_id {
 } cw_body_id;
 
 /// Whether `id` is the null id (all zero).
-bool cw_body_id_is_null(cw_body_id id);
+CW_API bool cw_body_id_is_null(cw_body_id id);
 
 /// What a contact callback receives. Valid only during the call.
 typedef struct cw_contact {
@@ -256,7 +284,7 @@ typedef struct cw_world_def {
 } cw_world_def;
 
 /// Returns a def with automatic cell size, no callbacks and manifolds on.
-cw_world_def cw_default_world_def(void);
+CW_API cw_world_def cw_default_world_def(void);
 
 /// How to build a body. Start from cw_default_body_def().
 typedef struct cw_body_def {
@@ -269,65 +297,65 @@ typedef struct cw_body_def {
 } cw_body_def;
 
 /// Returns a def with a 1 x 1 box, the identity transform, category 1, colliding with everything.
-cw_body_def cw_default_body_def(void);
+CW_API cw_body_def cw_default_body_def(void);
 
 /// Smallest cell size a world accepts, in world units (0 still means automatic).
 #define CW_MIN_CELL_SIZE 1e-3f
 
 /// Creates a world, or returns NULL (see cw_last_error()) if `def` is NULL, the cell size is negative,
 /// not finite or below CW_MIN_CELL_SIZE, or memory runs out.
-cw_world *cw_world_create(const cw_world_def *def);
+CW_API cw_world *cw_world_create(const cw_world_def *def);
 
 /// Destroys a world and all its bodies, without reporting any event. NULL is ignored. Fails (the
 /// world is kept) when called from a callback.
-void cw_world_destroy(cw_world *world);
+CW_API void cw_world_destroy(cw_world *world);
 
 /// Adds a body; it takes part from the next step on. Returns the null id (see cw_last_error()) if
 /// `world` or `def` is NULL, the shape or transform is invalid (as for cw_overlap()), or memory runs out.
-cw_body_id cw_body_create(cw_world *world, const cw_body_def *def);
+CW_API cw_body_id cw_body_create(cw_world *world, const cw_body_def *def);
 
 /// Removes a body. Its touching pairs end in the next step (see the event semantics). A stale or
 /// null id, or a NULL world, does nothing but record an error.
-void cw_body_destroy(cw_world *world, cw_body_id body);
+CW_API void cw_body_destroy(cw_world *world, cw_body_id body);
 
 /// Whether `body` names a live body of `world` (no error is recorded either way).
-bool cw_body_is_valid(const cw_world *world, cw_body_id body);
+CW_API bool cw_body_is_valid(const cw_world *world, cw_body_id body);
 
 /// Moves a body (a teleport: there is no sweep). Takes effect at the next step. Returns false (see
 /// cw_last_error()) for a stale id, a NULL world or transform, or an invalid transform.
-bool cw_body_set_transform(cw_world *world, cw_body_id body, const cw_transform *transform);
+CW_API bool cw_body_set_transform(cw_world *world, cw_body_id body, const cw_transform *transform);
 
 /// Changes a body's shape (say, the next animation frame). Same failures as cw_body_set_transform().
-bool cw_body_set_shape(cw_world *world, cw_body_id body, const cw_shape *shape);
+CW_API bool cw_body_set_shape(cw_world *world, cw_body_id body, const cw_shape *shape);
 
 /// Changes a body's collision filter. Returns false for a stale id or a NULL world.
-bool cw_body_set_filter(cw_world *world, cw_body_id body, uint32_t category, uint32_t collides_with);
+CW_API bool cw_body_set_filter(cw_world *world, cw_body_id body, uint32_t category, uint32_t collides_with);
 
 /// Changes a body's user data. Returns false for a stale id or a NULL world.
-bool cw_body_set_user_data(cw_world *world, cw_body_id body, void *user_data);
+CW_API bool cw_body_set_user_data(cw_world *world, cw_body_id body, void *user_data);
 
 /// The body's transform; the identity transform (and an error) for a stale id.
-cw_transform cw_body_transform(const cw_world *world, cw_body_id body);
+CW_API cw_transform cw_body_transform(const cw_world *world, cw_body_id body);
 
 /// The body's shape; a zeroed shape (and an error) for a stale id.
-cw_shape cw_body_shape(const cw_world *world, cw_body_id body);
+CW_API cw_shape cw_body_shape(const cw_world *world, cw_body_id body);
 
 /// The body's user data; NULL (and an error) for a stale id.
-void *cw_body_user_data(const cw_world *world, cw_body_id body);
+CW_API void *cw_body_user_data(const cw_world *world, cw_body_id body);
 
 /// The body's filter through the out-pointers (either may be NULL); false for a stale id.
-bool cw_body_filter(const cw_world *world, cw_body_id body, uint32_t *category, uint32_t *collides_with);
+CW_API bool cw_body_filter(const cw_world *world, cw_body_id body, uint32_t *category, uint32_t *collides_with);
 
 /// Whether the body is static; false (and an error) for a stale id.
-bool cw_body_is_static(const cw_world *world, cw_body_id body);
+CW_API bool cw_body_is_static(const cw_world *world, cw_body_id body);
 
 /// The body's world AABB for its current shape and transform (as cw_shape_aabb()); false for a stale id.
-bool cw_body_aabb(const cw_world *world, cw_body_id body, cw_aabb *aabb);
+CW_API bool cw_body_aabb(const cw_world *world, cw_body_id body, cw_aabb *aabb);
 
 /// Finds the touching pairs for the bodies as they are now and reports the events (see the event
 /// semantics above). Fails (no effect) for a NULL world or when called from a callback. Allocates
 /// only while the world grows: a warmed-up world steps without touching the allocator.
-void cw_world_step(cw_world *world);
+CW_API void cw_world_step(cw_world *world);
 
 /// What the last step did and how long its phases took.
 typedef struct cw_world_stats {
@@ -348,7 +376,7 @@ typedef struct cw_world_stats {
 } cw_world_stats;
 
 /// Statistics of the last step; all zero for a NULL world.
-cw_world_stats cw_world_get_stats(const cw_world *world);
+CW_API cw_world_stats cw_world_get_stats(const cw_world *world);
 
 /// @}
 
@@ -369,7 +397,7 @@ typedef struct cw_query_filter {
 } cw_query_filter;
 
 /// Returns a filter that reports every body (both fields all bits).
-cw_query_filter cw_default_query_filter(void);
+CW_API cw_query_filter cw_default_query_filter(void);
 
 /// Called for each body a point, box or shape query finds, in no particular order. `manifold` is
 /// NULL except for cw_world_query_shape() with `want_manifold` (then it is as cw_overlap() fills it,
@@ -382,18 +410,18 @@ typedef bool cw_query_fn(cw_body_id body, void *user_data, const cw_manifold *ma
 /// point on an edge shared by two texels or sprites belongs to exactly one of them (the one toward
 /// +u, +v in local space). Returns false (and reports nothing) for a NULL world or callback, or a
 /// non-finite point.
-bool cw_world_query_point(cw_world *world, cw_vec2 point, cw_query_filter filter, cw_query_fn *fn, void *context);
+CW_API bool cw_world_query_point(cw_world *world, cw_vec2 point, cw_query_filter filter, cw_query_fn *fn, void *context);
 
 /// Reports every body whose world AABB (as cw_body_aabb()) overlaps `box` with positive area: fast
 /// and coarse. Returns false for a NULL world or callback, or a box with a non-finite or inverted
 /// (min > max) coordinate.
-bool cw_world_query_aabb(cw_world *world, cw_aabb box, cw_query_filter filter, cw_query_fn *fn, void *context);
+CW_API bool cw_world_query_aabb(cw_world *world, cw_aabb box, cw_query_filter filter, cw_query_fn *fn, void *context);
 
 /// Reports every body whose shape overlaps `shape` under `transform`, exactly as cw_overlap() (say,
 /// which sprites an explosion sprite touches). With `want_manifold` each report carries the
 /// manifold (which costs what cw_overlap() with a manifold costs). Returns false for a NULL world,
 /// shape, transform or callback, or an invalid shape or transform (as cw_overlap()).
-bool cw_world_query_shape(cw_world *world, const cw_shape *shape, const cw_transform *transform,
+CW_API bool cw_world_query_shape(cw_world *world, const cw_shape *shape, const cw_transform *transform,
                           cw_query_filter filter, bool want_manifold, cw_query_fn *fn, void *context);
 
 /// Where a ray enters a body.
@@ -419,24 +447,24 @@ typedef float cw_ray_fn(const cw_ray_hit *hit, void *context);
 /// inside a body hits it at fraction 0. Cells are visited along the ray, so a closest-hit cast stops
 /// early. Returns false for a NULL world or callback, a non-finite origin or translation, or a
 /// zero-length translation.
-bool cw_world_raycast(cw_world *world, cw_vec2 origin, cw_vec2 translation, cw_query_filter filter, cw_ray_fn *fn,
+CW_API bool cw_world_raycast(cw_world *world, cw_vec2 origin, cw_vec2 translation, cw_query_filter filter, cw_ray_fn *fn,
                       void *context);
 
 /// The closest hit along the segment: returns true and fills `hit`, or false with `hit` untouched if
 /// nothing is hit (cw_last_error() is then "" unless the input was bad, as for cw_world_raycast()).
-bool cw_world_raycast_closest(cw_world *world, cw_vec2 origin, cw_vec2 translation, cw_query_filter filter,
+CW_API bool cw_world_raycast_closest(cw_world *world, cw_vec2 origin, cw_vec2 translation, cw_query_filter filter,
                               cw_ray_hit *hit);
 
 
 /// Whether `point` (world units) lies in the region `shape` covers under `transform`, with the
 /// half-open rule of cw_world_query_point(). Returns false with an error for the same bad input as
 /// cw_overlap() or a non-finite point.
-bool cw_shape_contains_point(const cw_shape *shape, const cw_transform *transform, cw_vec2 point);
+CW_API bool cw_shape_contains_point(const cw_shape *shape, const cw_transform *transform, cw_vec2 point);
 
 /// Casts the segment from `origin` to `origin + translation` against one shape, with the rules of
 /// cw_world_raycast(). Returns true and fills `hit` (its body is the null id, its user data NULL) if
 /// the segment enters the shape; false otherwise, with an error only for bad input.
-bool cw_shape_raycast(const cw_shape *shape, const cw_transform *transform, cw_vec2 origin, cw_vec2 translation,
+CW_API bool cw_shape_raycast(const cw_shape *shape, const cw_transform *transform, cw_vec2 origin, cw_vec2 translation,
                       cw_ray_hit *hit);
 
 /// @}

@@ -1,0 +1,159 @@
+// libFuzzer target: cw_overlap on arbitrary shapes and transforms (NaN, inf, huge, denormal, tiny
+// scales). Checks that the answer does not depend on the argument order, that bad input fails with
+// an error both ways, that an overlap lies inside both AABBs, and (for some inputs) the manifold's
+// promises: swapped arguments negate the normal, a unit normal, a finite point and depth >= 0.
+#include "fuzz_common.h"
+
+static cw_shape pick_shape(fz_reader *r, cw_mask **owned)
+{
+    uint8_t kind = fz_u8(r);
+    if (kind < 96) {
+        *owned = fz_small_mask(r);
+        return cw_shape_mask(*owned);
+    }
+    if (kind < 240) {
+        float w = fz_u8(r) < 200 ? 0.25f + (float)fz_u8(r) / 16.0f : fz_float(r, 16.0f);
+        float h = fz_u8(r) < 200 ? 0.25f + (float)fz_u8(r) / 16.0f : fz_float(r, 16.0f);
+        return cw_shape_box(w, h);
+    }
+    cw_shape odd = cw_shape_box(1, 1); // invalid shapes: unknown type, mask shape without a mask
+    if (kind < 248)
+        odd.type = (cw_shape_type)(fz_u8(r) % 4 == 0 ? 0 : 3 + fz_u8(r));
+    else
+        odd = cw_shape_mask(NULL);
+    return odd;
+}
+
+static bool shape_valid(const cw_shape *s)
+{
+    if (s->type == CW_SHAPE_MASK)
+        return s->mask != NULL;
+    return s->type == CW_SHAPE_BOX && isfinite(s->size.x) && isfinite(s->size.y) && s->size.x > 0 && s->size.y > 0;
+}
+
+// Generous: the AABB is rounded outward by float steps we do not model.
+static bool boxes_meet(const cw_aabb *a, const cw_aabb *b)
+{
+    float slack = 1e-3f * (1.0f + fmaxf(fmaxf(fabsf(a->min.x), fabsf(a->max.x)), fmaxf(fabsf(a->min.y), fabsf(a->max.y))) +
+                           fmaxf(fmaxf(fabsf(b->min.x), fabsf(b->max.x)), fmaxf(fabsf(b->min.y), fabsf(b->max.y))));
+    return a->min.x <= b->max.x + slack && b->min.x <= a->max.x + slack && a->min.y <= b->max.y + slack &&
+           b->min.y <= a->max.y + slack;
+}
+
+// Equal as numbers (0 == -0), so the same configuration.
+static bool same_transform(const cw_transform *x, const cw_transform *y)
+{
+    return x->position.x == y->position.x && x->position.y == y->position.y && x->rotation == y->rotation &&
+           x->scale.x == y->scale.x && x->scale.y == y->scale.y && x->origin.x == y->origin.x &&
+           x->origin.y == y->origin.y;
+}
+
+static cw_shape shape_a, shape_b;
+static cw_transform transform_a, transform_b;
+
+static void print_case(void)
+{
+    fz_print_shape("a", &shape_a);
+    fz_print_transform("ta", &transform_a);
+    fz_print_shape("b", &shape_b);
+    fz_print_transform("tb", &transform_b);
+}
+
+static bool verbose;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc, (void)argv;
+    verbose = getenv("FUZZ_VERBOSE") != NULL;
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fz_reader r = {data, size, 0};
+    uint8_t flags = fz_u8(&r);
+    cw_mask *ma = NULL, *mb = NULL;
+    cw_shape a = pick_shape(&r, &ma), b = pick_shape(&r, &mb);
+    float range = (flags & 2) ? 4096.0f : 24.0f;
+    cw_transform ta = fz_transform(&r, range), tb = fz_transform(&r, range);
+    if (flags & 4) { // far from the origin, together
+        float dx = fz_float(&r, 1e5f), dy = fz_float(&r, 1e5f);
+        ta.position.x += dx, tb.position.x += dx;
+        ta.position.y += dy, tb.position.y += dy;
+    }
+#ifdef CW_FUZZ_SKIP_KNOWN_BUGS
+    // Known bug (fuzz/crashes/overlap-float-to-long-cost): extreme size or scale ratios overflow a
+    // float-to-long conversion in narrow/masks.c peek_row (UB). Such inputs are skipped so that a
+    // campaign can look past it; remove when the library is fixed.
+    {
+        float mags[] = {a.size.x, a.size.y, b.size.x, b.size.y, ta.scale.x, ta.scale.y, tb.scale.x, tb.scale.y};
+        for (size_t i = 0; i < sizeof mags / sizeof mags[0]; i++)
+            if (isfinite(mags[i]) && mags[i] != 0 && (fabsf(mags[i]) > 1e6f || fabsf(mags[i]) < 1e-6f)) {
+                cw_mask_destroy(ma);
+                cw_mask_destroy(mb);
+                return 0;
+            }
+    }
+#endif
+    shape_a = a, shape_b = b, transform_a = ta, transform_b = tb;
+    fz_context_printer = print_case;
+    if (verbose) // FUZZ_VERBOSE=1: the case first (sanitizer reports abort without context)
+        print_case();
+    bool valid = shape_valid(&a) && shape_valid(&b) && fz_transform_valid(&ta) && fz_transform_valid(&tb);
+
+    cw_clear_error();
+    bool ab = cw_overlap(&a, &ta, &b, &tb, NULL);
+    bool ab_failed = cw_last_error()[0] != '\0';
+    cw_clear_error();
+    bool ba = cw_overlap(&b, &tb, &a, &ta, NULL);
+    bool ba_failed = cw_last_error()[0] != '\0';
+    FZ_CHECK(ab == ba, "cw_overlap(a, b) = %d but cw_overlap(b, a) = %d", ab, ba);
+    FZ_CHECK(ab_failed == ba_failed, "an error one way only");
+    FZ_CHECK(ab_failed == !valid, "valid %d but error %d (%s)", valid, ab_failed, cw_last_error());
+    FZ_CHECK(!ab_failed || !ab, "failed but returned true");
+
+    if (ab) {
+        cw_aabb box_a, box_b;
+        FZ_CHECK(cw_shape_aabb(&a, &ta, &box_a) && cw_shape_aabb(&b, &tb, &box_b), "aabb: %s", cw_last_error());
+        FZ_CHECK(boxes_meet(&box_a, &box_b), "overlap but the AABBs (%g %g %g %g) and (%g %g %g %g) are apart",
+                 box_a.min.x, box_a.min.y, box_a.max.x, box_a.max.y, box_b.min.x, box_b.min.y, box_b.max.x,
+                 box_b.max.y);
+    }
+    if (flags & 1) {
+        cw_manifold mab = {{-7, -7}, {-7, -7}, -7}, mba = mab, untouched = mab;
+        bool with_ab = cw_overlap(&a, &ta, &b, &tb, &mab);
+        bool with_ba = cw_overlap(&b, &tb, &a, &ta, &mba);
+        FZ_CHECK(with_ab == ab && with_ba == ab, "the manifold changed the answer");
+        if (!ab) {
+            FZ_CHECK(memcmp(&mab, &untouched, sizeof mab) == 0 && memcmp(&mba, &untouched, sizeof mba) == 0,
+                     "manifold written without an overlap");
+        } else {
+            float len = hypotf(mab.normal.x, mab.normal.y);
+            FZ_CHECK(fabsf(len - 1.0f) < 1e-3f, "normal length %g", len);
+            FZ_CHECK(isfinite(mab.point.x) && isfinite(mab.point.y) && isfinite(mab.depth) && mab.depth >= 0,
+                     "point (%g, %g) depth %g", mab.point.x, mab.point.y, mab.depth);
+            // The same shape under the same transform twice: the two calls are the same call, so the
+            // normal cannot be negated (the header's promise is for distinct arguments).
+            bool identical = a.type == b.type && a.mask == b.mask && a.size.x == b.size.x && a.size.y == b.size.y &&
+                             same_transform(&ta, &tb); // cw_shape has padding: fields, not memcmp
+#ifdef CW_FUZZ_SKIP_KNOWN_BUGS
+            // Known bug (fuzz/crashes/overlap-manifold-tie-not-negated): for two congruent boxes that
+            // (almost) coincide, both calls return the same normal instead of opposite ones. Accepted
+            // here only in exactly that form (same normal, same point and depth); remove when fixed.
+            identical = identical || (mab.normal.x == mba.normal.x && mab.normal.y == mba.normal.y &&
+                                      mab.point.x == mba.point.x && mab.point.y == mba.point.y && mab.depth == mba.depth);
+#endif
+            FZ_CHECK(identical || mab.normal.x == -mba.normal.x && mab.normal.y == -mba.normal.y && mab.point.x == mba.point.x &&
+                         mab.point.y == mba.point.y && mab.depth == mba.depth,
+                     "swapped manifold: (%a %a) n (%a %a) d %a vs (%a %a) n (%a %a) d %a", mab.point.x, mab.point.y,
+                     mab.normal.x, mab.normal.y, mab.depth, mba.point.x, mba.point.y, mba.normal.x, mba.normal.y,
+                     mba.depth);
+        }
+    }
+    cw_mask_destroy(ma);
+    cw_mask_destroy(mb);
+    return 0;
+}

@@ -1,0 +1,434 @@
+// libFuzzer target: a world driven by a sequence of operations read from the input (create, destroy,
+// set_transform, set_shape, set_filter, step), with stale and made-up ids and invalid shapes and
+// transforms. After each step it checks the event semantics of include/collworld.h:
+//   - ends, then begins, then stays, each group in ascending (a.index, b.index), a.index < b.index;
+//   - user_a/user_b are the bodies' user data (here fixed per body, so also for ended dead bodies);
+//   - begin/end balance: a begin for a pair not touching, an end or a stay only for a touching one;
+//   - the touching set built from the events equals brute force over all live pairs (filters both
+//     ways, not both static, cw_overlap true), and the stats agree;
+//   - calls that must fail (stale ids, invalid input) fail with an error and change nothing.
+// At the end every body is destroyed and one more step must end every contact.
+#include "fuzz_common.h"
+
+enum { MAX_LIVE = 40, MAX_RECORDS = 512, MAX_EVENTS = 4096, MAX_PAIRS = MAX_LIVE * MAX_LIVE / 2, MAX_OPS = 300 };
+
+typedef struct body {
+    cw_body_id id;
+    cw_shape shape;
+    cw_transform transform;
+    uint32_t category, collides_with;
+    bool is_static;
+    uintptr_t token;
+} body;
+
+typedef struct event {
+    int phase; // 0 end, 1 begin, 2 stay
+    cw_contact c;
+} event;
+
+typedef struct pair {
+    cw_body_id a, b;
+} pair;
+
+static body live[MAX_LIVE];
+static int live_count;
+static cw_body_id records[MAX_RECORDS]; // every id ever returned; token = position + 1
+static int record_count;
+static event events[MAX_EVENTS];
+static int event_count;
+static bool event_overflow;
+static pair touching[MAX_PAIRS];
+static int touching_count;
+static cw_mask *masks[3];
+
+static bool same_id(cw_body_id x, cw_body_id y) { return x.index == y.index && x.generation == y.generation; }
+
+static void record(int phase, const cw_contact *c)
+{
+    if (event_count == MAX_EVENTS) {
+        event_overflow = true;
+        return;
+    }
+    events[event_count].phase = phase;
+    events[event_count].c = *c;
+    event_count++;
+}
+
+static void on_end(const cw_contact *c, void *context) { (void)context, record(0, c); }
+static void on_begin(const cw_contact *c, void *context) { (void)context, record(1, c); }
+static void on_stay(const cw_contact *c, void *context) { (void)context, record(2, c); }
+
+static int find_pair(const pair *set, int n, cw_body_id a, cw_body_id b)
+{
+    for (int i = 0; i < n; i++)
+        if (same_id(set[i].a, a) && same_id(set[i].b, b))
+            return i;
+    return -1;
+}
+
+static uintptr_t token_of(cw_body_id id)
+{
+    for (int i = 0; i < record_count; i++)
+        if (same_id(records[i], id))
+            return (uintptr_t)i + 1;
+    return 0;
+}
+
+static uint32_t pick_bits(fz_reader *r)
+{
+    static const uint32_t common[] = {1, 2, 3, 0xffffffffu, 0, 4, 5};
+    uint8_t m = fz_u8(r);
+    return m < 224 ? common[m % 7] : fz_u32(r);
+}
+
+#ifdef CW_FUZZ_SKIP_KNOWN_BUGS
+// Known bugs, steered around so that a campaign can look past them (remove when fixed):
+// - fuzz/crashes/overlap-float-to-long-cost, world-tiny-scale: extreme size or scale ratios
+//   overflow a float-to-long conversion in narrow/masks.c (UB);
+// - fuzz/crashes/world-far-pair-missed, world-overflowing-origin-missed: two bodies whose world
+//   AABB is degenerate at float precision (far from the origin, or overflowing) never begin touching
+//   although cw_overlap() says they overlap.
+// Finite non-zero sizes and scales outside [1e-2, 1e2] become 1; positions are clamped to +-1e4 and
+// origins to +-1e2, so that every AABB keeps a positive float extent.
+static float tame(float v) { return isfinite(v) && v != 0 && (fabsf(v) > 1e2f || fabsf(v) < 1e-2f) ? 1.0f : v; }
+static float clamp_abs(float v, float limit) { return isfinite(v) && fabsf(v) > limit ? copysignf(limit, v) : v; }
+#else
+static float tame(float v) { return v; }
+static float clamp_abs(float v, float limit) { return (void)limit, v; }
+#endif
+
+static cw_shape pick_shape(fz_reader *r)
+{
+    uint8_t kind = fz_u8(r);
+    if (kind < 80)
+        return cw_shape_mask(masks[kind % 3]);
+    if (kind < 240)
+        return cw_shape_box(0.5f + (float)(fz_u8(r) % 32) / 2.0f, 0.5f + (float)(fz_u8(r) % 32) / 2.0f);
+    if (kind < 248)
+        return cw_shape_box(tame(fz_float(r, 8.0f)), tame(fz_float(r, 8.0f)));
+    cw_shape odd = cw_shape_mask(NULL);
+    if (kind & 1)
+        odd = cw_shape_box(1, 1), odd.type = (cw_shape_type)7;
+    return odd;
+}
+
+static bool shape_valid(const cw_shape *s)
+{
+    if (s->type == CW_SHAPE_MASK)
+        return s->mask != NULL;
+    return s->type == CW_SHAPE_BOX && isfinite(s->size.x) && isfinite(s->size.y) && s->size.x > 0 && s->size.y > 0;
+}
+
+static cw_transform pick_transform(fz_reader *r, bool huge)
+{
+    cw_transform t = fz_transform(r, huge ? 1e6f : 40.0f);
+    t.scale.x = tame(t.scale.x), t.scale.y = tame(t.scale.y);
+    t.position.x = clamp_abs(t.position.x, 1e4f), t.position.y = clamp_abs(t.position.y, 1e4f);
+    t.origin.x = clamp_abs(t.origin.x, 1e2f), t.origin.y = clamp_abs(t.origin.y, 1e2f);
+    return t;
+}
+
+// A target id: a live body (returns its index in live[]) or a stale / made-up id (returns -1).
+static int pick_target(fz_reader *r, cw_body_id *id)
+{
+    uint8_t m = fz_u8(r);
+    if (m < 200 && live_count > 0) {
+        int k = m % live_count;
+        *id = live[k].id;
+        return k;
+    }
+    if (m < 240 && record_count > 0) {
+        cw_body_id old = records[fz_u8(r) % record_count];
+        for (int k = 0; k < live_count; k++)
+            if (same_id(live[k].id, old))
+                return *id = old, k;
+        *id = old;
+        return -1;
+    }
+    id->index = fz_u8(r) < 128 ? fz_u8(r) % 8 : fz_u32(r);
+    id->generation = fz_u8(r) < 128 ? fz_u8(r) % 4 : fz_u32(r);
+    for (int k = 0; k < live_count; k++)
+        if (same_id(live[k].id, *id))
+            return k;
+    return -1;
+}
+
+static bool touches(const body *x, const body *y)
+{
+    if (!(x->category & y->collides_with) || !(y->category & x->collides_with) || (x->is_static && y->is_static))
+        return false;
+    cw_clear_error();
+    bool hit = cw_overlap(&x->shape, &x->transform, &y->shape, &y->transform, NULL);
+    FZ_CHECK(cw_last_error()[0] == '\0', "brute force cw_overlap failed: %s", cw_last_error());
+    return hit;
+}
+
+static bool verbose;
+static void print_world(void);
+
+static void step_and_check(cw_world *world, bool with_stay)
+{
+    if (verbose) // FUZZ_VERBOSE=1: the world before each step (sanitizer reports abort without context)
+        print_world();
+    static pair before[MAX_PAIRS], expected[MAX_PAIRS];
+    int before_count = touching_count;
+    memcpy(before, touching, sizeof(pair) * (size_t)touching_count);
+    int expected_count = 0;
+    for (int i = 0; i < live_count; i++)
+        for (int j = i + 1; j < live_count; j++)
+            if (touches(&live[i], &live[j])) {
+                bool order = live[i].id.index < live[j].id.index;
+                expected[expected_count].a = order ? live[i].id : live[j].id;
+                expected[expected_count].b = order ? live[j].id : live[i].id;
+                expected_count++;
+            }
+
+    event_count = 0;
+    event_overflow = false;
+    cw_clear_error();
+    cw_world_step(world);
+    FZ_CHECK(cw_last_error()[0] == '\0', "step failed: %s", cw_last_error());
+    FZ_CHECK(!event_overflow, "more than %d events in one step", MAX_EVENTS);
+
+    int counts[3] = {0, 0, 0};
+    for (int e = 0; e < event_count; e++) {
+        const event *ev = &events[e];
+        const cw_contact *c = &ev->c;
+        counts[ev->phase]++;
+        FZ_CHECK(c->a.index < c->b.index, "event %d: a.index %u >= b.index %u", e, c->a.index, c->b.index);
+        if (e > 0) {
+            const event *prev = &events[e - 1];
+            FZ_CHECK(prev->phase <= ev->phase, "event %d: phase %d after phase %d", e, ev->phase, prev->phase);
+            if (prev->phase == ev->phase)
+                FZ_CHECK(prev->c.a.index < c->a.index || (prev->c.a.index == c->a.index && prev->c.b.index < c->b.index),
+                         "event %d: phase %d not in ascending order ((%u,%u) after (%u,%u))", e, ev->phase, c->a.index,
+                         c->b.index, prev->c.a.index, prev->c.b.index);
+        }
+        uintptr_t ta = token_of(c->a), tb = token_of(c->b);
+        FZ_CHECK(ta != 0 && tb != 0, "event %d names an id the world never returned", e);
+        FZ_CHECK((uintptr_t)c->user_a == ta && (uintptr_t)c->user_b == tb,
+                 "event %d (phase %d): user data %p %p, expected %p %p", e, ev->phase, c->user_a, c->user_b,
+                 (void *)ta, (void *)tb);
+        int at = find_pair(touching, touching_count, c->a, c->b);
+        if (ev->phase == 1) {
+            FZ_CHECK(at < 0, "begin for a pair already touching (%u,%u)", c->a.index, c->b.index);
+            FZ_CHECK(touching_count < MAX_PAIRS, "touching set overflow");
+            touching[touching_count++] = (pair){c->a, c->b};
+            float len = hypotf(c->manifold.normal.x, c->manifold.normal.y);
+            FZ_CHECK(fabsf(len - 1.0f) < 1e-3f, "begin manifold normal length %g", len);
+        } else if (ev->phase == 0) {
+            FZ_CHECK(at >= 0, "end for a pair not touching (%u,%u)", c->a.index, c->b.index);
+            touching[at] = touching[--touching_count];
+        } else {
+            FZ_CHECK(with_stay, "a stay without on_stay");
+            FZ_CHECK(at >= 0, "stay for a pair not touching (%u,%u)", c->a.index, c->b.index);
+            FZ_CHECK(find_pair(before, before_count, c->a, c->b) >= 0, "stay for a pair that just began");
+        }
+    }
+    FZ_CHECK(touching_count == expected_count, "events say %d pairs touch, brute force %d", touching_count,
+             expected_count);
+    for (int i = 0; i < expected_count; i++)
+        FZ_CHECK(find_pair(touching, touching_count, expected[i].a, expected[i].b) >= 0,
+                 "pair (%u,%u) touches by brute force but not by the events", expected[i].a.index,
+                 expected[i].b.index);
+    if (with_stay) // every pair touching before and after, and not ended and begun again, stayed
+        for (int i = 0; i < expected_count; i++) {
+            if (find_pair(before, before_count, expected[i].a, expected[i].b) < 0)
+                continue;
+            int begun = 0, stayed = 0;
+            for (int e = 0; e < event_count; e++)
+                if (same_id(events[e].c.a, expected[i].a) && same_id(events[e].c.b, expected[i].b))
+                    begun += events[e].phase == 1, stayed += events[e].phase == 2;
+            FZ_CHECK(begun + stayed == 1, "pair (%u,%u) kept touching: %d begins, %d stays", expected[i].a.index,
+                     expected[i].b.index, begun, stayed);
+        }
+    cw_world_stats stats = cw_world_get_stats(world);
+    FZ_CHECK(stats.bodies == live_count, "stats: %d bodies, %d live", stats.bodies, live_count);
+    FZ_CHECK(stats.touching_pairs == expected_count, "stats: %d touching, %d expected", stats.touching_pairs,
+             expected_count);
+    FZ_CHECK(stats.begin_events == counts[1] && stats.end_events == counts[0] && stats.stay_events == counts[2],
+             "stats: events %d/%d/%d, delivered %d/%d/%d", stats.begin_events, stats.end_events, stats.stay_events,
+             counts[1], counts[0], counts[2]);
+}
+
+static void expect_failure(bool ok, const char *what)
+{
+    FZ_CHECK(!ok, "%s succeeded but should fail", what);
+    FZ_CHECK(cw_last_error()[0] != '\0', "%s failed without an error", what);
+}
+
+static const char *current_op = "start";
+static float current_cell_size;
+
+static void print_world(void)
+{
+    fprintf(stderr, "  world: cell size %a; last operation: %s; %d live bodies:\n", current_cell_size, current_op,
+            live_count);
+    for (int k = 0; k < live_count; k++) {
+        char name[64];
+        snprintf(name, sizeof name, "body (%u,%u) category %#x collides %#x%s", live[k].id.index,
+                 live[k].id.generation, live[k].category, live[k].collides_with, live[k].is_static ? " static" : "");
+        fz_print_shape(name, &live[k].shape);
+        fz_print_transform("   transform", &live[k].transform);
+    }
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc, (void)argv;
+    verbose = getenv("FUZZ_VERBOSE") != NULL;
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fz_reader r = {data, size, 0};
+    live_count = record_count = touching_count = 0;
+    uint8_t flags = fz_u8(&r);
+    bool with_stay = flags & 1, huge = (flags & 0x30) == 0x30;
+    for (int i = 0; i < 3; i++)
+        masks[i] = fz_small_mask(&r);
+
+    cw_world_def def = cw_default_world_def();
+    uint8_t cell = fz_u8(&r);
+    def.cell_size = cell < 128 ? 0.0f : cell < 240 ? (float)(cell % 64) * 0.5f : fz_float(&r, 64.0f);
+    def.on_begin = on_begin;
+    def.on_end = on_end;
+    def.on_stay = with_stay ? on_stay : NULL;
+#ifdef CW_FUZZ_SKIP_KNOWN_BUGS
+    // Known bug (fuzz/crashes/world-tiny-cell-size): below 1/FLT_MAX the grid's float 1/cell_size is
+    // inf and a zero coordinate times it is NaN, converted to int (UB). Skipped so that a campaign
+    // can look past it; remove when the library is fixed.
+    if (def.cell_size > 0 && def.cell_size < 1e-38f)
+        def.cell_size = 0;
+#endif
+    current_cell_size = def.cell_size;
+    current_op = "cw_world_create";
+    fz_context_printer = print_world;
+    cw_clear_error();
+    cw_world *world = cw_world_create(&def);
+    bool cell_ok = isfinite(def.cell_size) && def.cell_size >= 0;
+    if (!cell_ok) {
+        expect_failure(world != NULL, "cw_world_create with a bad cell size");
+        goto done;
+    }
+    FZ_CHECK(world != NULL, "cw_world_create failed: %s", cw_last_error());
+
+    for (int op = 0; op < MAX_OPS && !fz_done(&r); op++) {
+        uint8_t code = fz_u8(&r);
+        cw_body_id id;
+        cw_clear_error();
+        switch (code % 8) {
+        case 0:
+        case 1: { // create
+            current_op = "cw_body_create";
+            cw_body_def bd = cw_default_body_def();
+            bd.shape = pick_shape(&r);
+            bd.transform = pick_transform(&r, huge);
+            bd.category = pick_bits(&r);
+            bd.collides_with = pick_bits(&r);
+            bd.is_static = fz_u8(&r) < 48;
+            bd.user_data = (void *)((uintptr_t)record_count + 1);
+            if (live_count == MAX_LIVE || record_count == MAX_RECORDS)
+                break;
+            bool valid = shape_valid(&bd.shape) && fz_transform_valid(&bd.transform);
+            id = cw_body_create(world, &bd);
+            if (!valid) {
+                expect_failure(!cw_body_id_is_null(id), "cw_body_create with a bad shape or transform");
+                break;
+            }
+            FZ_CHECK(!cw_body_id_is_null(id), "cw_body_create failed: %s", cw_last_error());
+            FZ_CHECK(token_of(id) == 0, "cw_body_create returned an id it returned before (%u,%u)", id.index,
+                     id.generation);
+            records[record_count++] = id;
+            live[live_count++] = (body){id, bd.shape, bd.transform, bd.category, bd.collides_with, bd.is_static,
+                                        (uintptr_t)record_count};
+            break;
+        }
+        case 2: { // destroy
+            current_op = "cw_body_destroy";
+            int k = pick_target(&r, &id);
+            cw_body_destroy(world, id);
+            if (k < 0) {
+                expect_failure(false, "cw_body_destroy of a stale id");
+                FZ_CHECK(!cw_body_is_valid(world, id), "a stale id is valid");
+                break;
+            }
+            FZ_CHECK(cw_last_error()[0] == '\0', "cw_body_destroy failed: %s", cw_last_error());
+            FZ_CHECK(!cw_body_is_valid(world, id), "a destroyed body is still valid");
+            live[k] = live[--live_count];
+            break;
+        }
+        case 3: { // set_transform
+            current_op = "cw_body_set_transform";
+            int k = pick_target(&r, &id);
+            cw_transform t = pick_transform(&r, huge);
+            bool ok = cw_body_set_transform(world, id, &t);
+            if (k < 0 || !fz_transform_valid(&t)) {
+                expect_failure(ok, "cw_body_set_transform of a stale id or bad transform");
+                break;
+            }
+            FZ_CHECK(ok, "cw_body_set_transform failed: %s", cw_last_error());
+            live[k].transform = t;
+            break;
+        }
+        case 4: { // set_shape
+            current_op = "cw_body_set_shape";
+            int k = pick_target(&r, &id);
+            cw_shape s = pick_shape(&r);
+            bool ok = cw_body_set_shape(world, id, &s);
+            if (k < 0 || !shape_valid(&s)) {
+                expect_failure(ok, "cw_body_set_shape of a stale id or bad shape");
+                break;
+            }
+            FZ_CHECK(ok, "cw_body_set_shape failed: %s", cw_last_error());
+            live[k].shape = s;
+            break;
+        }
+        case 5: { // set_filter
+            current_op = "cw_body_set_filter";
+            int k = pick_target(&r, &id);
+            uint32_t category = pick_bits(&r), collides_with = pick_bits(&r);
+            bool ok = cw_body_set_filter(world, id, category, collides_with);
+            if (k < 0) {
+                expect_failure(ok, "cw_body_set_filter of a stale id");
+                break;
+            }
+            FZ_CHECK(ok, "cw_body_set_filter failed: %s", cw_last_error());
+            live[k].category = category, live[k].collides_with = collides_with;
+            break;
+        }
+        default:
+            current_op = "cw_world_step";
+            step_and_check(world, with_stay);
+            break;
+        }
+        // What the world reports for a body is what it was given.
+        if (live_count > 0) {
+            const body *b = &live[op % live_count];
+            cw_transform t = cw_body_transform(world, b->id);
+            uint32_t category, collides_with;
+            FZ_CHECK(memcmp(&t, &b->transform, sizeof t) == 0, "cw_body_transform differs");
+            FZ_CHECK(cw_body_filter(world, b->id, &category, &collides_with) && category == b->category &&
+                         collides_with == b->collides_with,
+                     "cw_body_filter differs");
+            FZ_CHECK(cw_body_is_static(world, b->id) == b->is_static, "cw_body_is_static differs");
+            FZ_CHECK((uintptr_t)cw_body_user_data(world, b->id) == b->token, "cw_body_user_data differs");
+        }
+    }
+    step_and_check(world, with_stay);
+    while (live_count > 0) {
+        cw_body_destroy(world, live[live_count - 1].id);
+        live_count--;
+    }
+    step_and_check(world, with_stay);
+    FZ_CHECK(touching_count == 0, "%d pairs still touching after every body was destroyed", touching_count);
+    cw_world_destroy(world);
+done:
+    for (int i = 0; i < 3; i++)
+        cw_mask_destroy(masks[i]);
+    return 0;
+}
