@@ -21,7 +21,7 @@ BENCH_BINS := $(BENCH_MAINS:bench/%.c=$(BUILD)/%)
 
 ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: FORCE install uninstall check-exports check-install check-cxx fuzz fuzz-build fuzz-crashes deps-fuzz docs
+.PHONY: FORCE install uninstall check-exports check-install check-cxx fuzz fuzz-build deps-fuzz docs
 .PHONY: all test unit asan valgrind bench demo demo-headless demo-selftest example clean deps deps-lib deps-demo
 all: libcollworld.a libcollworld.so
 
@@ -187,11 +187,9 @@ check-cxx: libcollworld.a
 # --- fuzzing: libFuzzer targets (clang), each run for FUZZ_SECONDS from its seed corpus ---
 # New inputs go to build/fuzz/corpus/<target> (fuzz/corpus/<target> is only read); a crash or a
 # violated invariant stops the run with the reproducer in build/fuzz/<target>-crash-*.
-# CW_FUZZ_SKIP_KNOWN_BUGS steers around the bugs whose reproducers are in fuzz/crashes/ (see
-# fuzz/README.md); `make fuzz-crashes` replays those reproducers without the guards.
+# Inputs that once found bugs are kept in the seed corpora (fuzz/corpus/<target>/regression-*).
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 20
-FUZZ_DEFINES ?= -DCW_FUZZ_SKIP_KNOWN_BUGS
 FUZZ_TARGETS := mask overlap world
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
 FUZZ_FLAGS   := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
@@ -202,11 +200,6 @@ deps-fuzz: deps-lib
 	$(call install_packages,$(if $(call have_libfuzzer),,clang))
 
 $(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_common.h $(LIB_SRC) $(wildcard narrow/*.h broad/*.h world/*.h) | deps-fuzz
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) $(FUZZ_DEFINES) -Iinclude -o $@ $< $(LIB_SRC) $(LDLIBS)
-
-# The same targets without CW_FUZZ_SKIP_KNOWN_BUGS, for replaying the saved reproducers.
-$(BUILD)/fuzz-raw/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_common.h $(LIB_SRC) $(wildcard narrow/*.h broad/*.h world/*.h) | deps-fuzz
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -Iinclude -o $@ $< $(LIB_SRC) $(LDLIBS)
 
@@ -222,16 +215,6 @@ fuzz: $(FUZZ_BINS)
 	        { tail -40 $(BUILD)/fuzz/$$t.log; echo "fuzz_$$t FAILED: reproducer in $(BUILD)/fuzz/$$t-*"; exit 1; }; \
 	    grep -E '^stat::number_of_executed_units|^Done' $(BUILD)/fuzz/$$t.log | sed 's/^/  /'; \
 	done
-
-# Replays every saved reproducer on targets built without the known-bug guards; fails while any
-# reproducer still fails (each passes once its bug is fixed).
-fuzz-crashes: $(FUZZ_TARGETS:%=$(BUILD)/fuzz-raw/fuzz_%)
-	@status=0; for f in fuzz/crashes/*-*; do \
-	    t=$${f#fuzz/crashes/}; t=$${t%%-*}; \
-	    if ./$(BUILD)/fuzz-raw/fuzz_$$t $$f >$(BUILD)/fuzz-raw/replay.log 2>&1; then echo "fixed:   $$f"; \
-	    else echo "failing: $$f"; grep -E 'runtime error|invariant violated|events say|ERROR: AddressSanitizer' \
-	        $(BUILD)/fuzz-raw/replay.log | head -2 | sed 's/^/  /'; status=1; fi; \
-	done; exit $$status
 
 # --- the API reference: Doxygen on include/collworld.h, every public name documented ---
 docs:

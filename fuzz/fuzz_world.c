@@ -81,21 +81,6 @@ static uint32_t pick_bits(fz_reader *r)
     return m < 224 ? common[m % 7] : fz_u32(r);
 }
 
-#ifdef CW_FUZZ_SKIP_KNOWN_BUGS
-// Known bugs, steered around so that a campaign can look past them (remove when fixed):
-// - fuzz/crashes/overlap-float-to-long-cost, world-tiny-scale: extreme size or scale ratios
-//   overflow a float-to-long conversion in narrow/masks.c (UB);
-// - fuzz/crashes/world-far-pair-missed, world-overflowing-origin-missed: two bodies whose world
-//   AABB is degenerate at float precision (far from the origin, or overflowing) never begin touching
-//   although cw_overlap() says they overlap.
-// Finite non-zero sizes and scales outside [1e-2, 1e2] become 1; positions are clamped to +-1e4 and
-// origins to +-1e2, so that every AABB keeps a positive float extent.
-static float tame(float v) { return isfinite(v) && v != 0 && (fabsf(v) > 1e2f || fabsf(v) < 1e-2f) ? 1.0f : v; }
-static float clamp_abs(float v, float limit) { return isfinite(v) && fabsf(v) > limit ? copysignf(limit, v) : v; }
-#else
-static float tame(float v) { return v; }
-static float clamp_abs(float v, float limit) { return (void)limit, v; }
-#endif
 
 static cw_shape pick_shape(fz_reader *r)
 {
@@ -105,7 +90,7 @@ static cw_shape pick_shape(fz_reader *r)
     if (kind < 240)
         return cw_shape_box(0.5f + (float)(fz_u8(r) % 32) / 2.0f, 0.5f + (float)(fz_u8(r) % 32) / 2.0f);
     if (kind < 248)
-        return cw_shape_box(tame(fz_float(r, 8.0f)), tame(fz_float(r, 8.0f)));
+        return cw_shape_box(fz_float(r, 8.0f), fz_float(r, 8.0f));
     cw_shape odd = cw_shape_mask(NULL);
     if (kind & 1)
         odd = cw_shape_box(1, 1), odd.type = (cw_shape_type)7;
@@ -122,9 +107,6 @@ static bool shape_valid(const cw_shape *s)
 static cw_transform pick_transform(fz_reader *r, bool huge)
 {
     cw_transform t = fz_transform(r, huge ? 1e6f : 40.0f);
-    t.scale.x = tame(t.scale.x), t.scale.y = tame(t.scale.y);
-    t.position.x = clamp_abs(t.position.x, 1e4f), t.position.y = clamp_abs(t.position.y, 1e4f);
-    t.origin.x = clamp_abs(t.origin.x, 1e2f), t.origin.y = clamp_abs(t.origin.y, 1e2f);
     return t;
 }
 
@@ -298,19 +280,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     def.on_begin = on_begin;
     def.on_end = on_end;
     def.on_stay = with_stay ? on_stay : NULL;
-#ifdef CW_FUZZ_SKIP_KNOWN_BUGS
-    // Known bug (fuzz/crashes/world-tiny-cell-size): below 1/FLT_MAX the grid's float 1/cell_size is
-    // inf and a zero coordinate times it is NaN, converted to int (UB). Skipped so that a campaign
-    // can look past it; remove when the library is fixed.
-    if (def.cell_size > 0 && def.cell_size < 1e-38f)
-        def.cell_size = 0;
-#endif
     current_cell_size = def.cell_size;
     current_op = "cw_world_create";
     fz_context_printer = print_world;
     cw_clear_error();
     cw_world *world = cw_world_create(&def);
-    bool cell_ok = isfinite(def.cell_size) && def.cell_size >= 0;
+    bool cell_ok = isfinite(def.cell_size) && (def.cell_size == 0 || def.cell_size >= CW_MIN_CELL_SIZE);
     if (!cell_ok) {
         expect_failure(world != NULL, "cw_world_create with a bad cell size");
         goto done;

@@ -170,8 +170,9 @@ typedef struct cw_aabb {
 
 /// Computes the world AABB of what `shape` covers under `transform`: for a mask, the box around its
 /// opaque texels only (transparent borders of a sprite cost nothing). A mask with no opaque texel
-/// gives an empty box at the transform's position (min == max). Returns false with an error on bad
-/// input (NULL pointers, invalid shape or transform).
+/// gives an empty box at the transform's position (min == max). A shape whose world extent leaves
+/// the float range gets infinite (or, past the double range, NaN) bounds. Returns false with an error
+/// on bad input (NULL pointers, invalid shape or transform).
 CW_API bool cw_shape_aabb(const cw_shape *shape, const cw_transform *transform, cw_aabb *aabb);
 
 /// Contact data for two overlapping shapes. For (b, a) instead of (a, b) the normal is negated and
@@ -191,6 +192,10 @@ CW_API bool cw_shape_aabb(const cw_shape *shape, const cw_transform *transform, 
 ///   1/64 of the smaller texel (or of a world unit, if smaller): moving B by `normal * depth`
 ///   separates them (up to float rounding). Overlaps too thin for any texel centre are measured
 ///   exactly instead (texel pieces, as the overlap test cuts them).
+///
+/// The manifold is specified for moderate placements: box sizes and scales within [1e-6, 1e6] and
+/// positions and origins below 1e7 in magnitude. Beyond that (a box of width 1e38 scaled by 40) the
+/// overlap answer stays exact, but the manifold may be inaccurate or hold non-finite values.
 typedef struct cw_manifold {
     cw_vec2 point;  ///< A point inside the overlap, in world units.
     cw_vec2 normal; ///< Unit vector pointing from A toward B.
