@@ -1371,6 +1371,9 @@ static void test_grazes_and_corners(void **state)
         {-1, 1, 1, -1, false, false, 0, {0, 0}, {0, 0}},
         {-2, 1, 6, 1, true, false, 0.25, {-1, 0}, {-1, 0}},
         {-1, -1, 5, 5, true, false, 1.0 / 6, {-1, 0}, {0, -1}},
+        {0, 1, -3, 1, false, false, 0, {0, 0}, {0, 0}},             // starts on an edge, leaves
+        {0, 1, 3, 1, true, false, 0, {-1, 0}, {-1, 0}},             // starts on an edge, enters
+        {-2, 1, 0, 1, false, false, 0, {0, 0}, {0, 0}},             // ends on an edge
     };
     int nt;
     const cw_transform *ts = grid_transforms(&nt);
@@ -1669,32 +1672,45 @@ static float constant_limit(const cw_ray_hit *hit, void *context)
     return r->returned;
 }
 
-static void test_ray_callback_protocol(void **state)
+// Five boxes in a row, entered at fractions 0.1, 0.2, ..., 0.5 by the ray from (0, 0) along (100, 0).
+static cw_world *row_of_boxes(cw_body_id ids[5])
 {
-    (void)state;
     cw_world *w = plain_world(NULL, NULL);
-    cw_body_id ids[5];
-    for (int k = 0; k < 5; k++) // boxes entered at fractions 0.1, 0.2, ..., 0.5
+    for (int k = 0; k < 5; k++)
         ids[k] = add_box(w, 10.0f * (float)(k + 1), -1, 2, 2, 1, &users[k]);
-    cw_vec2 o = {0, 0}, d = {100, 0};
-    cw_query_filter all = cw_default_query_filter();
-    rays_found *f = rays_new();
-    rays_reset(f, RAY_ALL);
-    assert_true(cw_world_raycast(w, o, d, all, ray_collect, f));
+    return w;
+}
+
+static void expect_row_hits(const rays_found *f, const cw_body_id ids[5])
+{
     assert_int_equal(f->n, 5);
     for (int h = 0; h < f->n; h++) {
         int k = user_index(f->hits[h].user_data);
         assert_true(k >= 0 && k < 5 && same_id(f->hits[h].body, ids[k]));
         assert_true(fabs(f->hits[h].fraction - 0.1 * (k + 1)) < 1e-6);
-        assert_true(f->hits[h].normal.x == -1 && f->hits[h].normal.y == 0);
-        assert_true(fabs(f->hits[h].point.x - 10.0 * (k + 1)) < 1e-4 && f->hits[h].point.y == 0);
+        assert_true(fabs(f->hits[h].normal.x + 1) < 1e-6 && fabs(f->hits[h].normal.y) < 1e-6);
+        assert_true(fabs(f->hits[h].point.x - 10.0 * (k + 1)) < 1e-4 && fabs(f->hits[h].point.y) < 1e-6);
     }
+}
+
+// 1: every hit; 0: stop; -1: ignore (every hit still comes); the fraction: closest; -1 for some.
+static void test_ray_callback_modes(void **state)
+{
+    (void)state;
+    cw_body_id ids[5];
+    cw_world *w = row_of_boxes(ids);
+    cw_vec2 o = {0, 0}, d = {100, 0};
+    cw_query_filter all = cw_default_query_filter();
+    rays_found *f = rays_new();
+    rays_reset(f, RAY_ALL);
+    assert_true(cw_world_raycast(w, o, d, all, ray_collect, f));
+    expect_row_hits(f, ids);
     rays_reset(f, RAY_STOP);
     assert_true(cw_world_raycast(w, o, d, all, ray_collect, f));
     assert_int_equal(f->calls, 1);
     rays_reset(f, RAY_IGNORE_ALL);
     assert_true(cw_world_raycast(w, o, d, all, ray_collect, f));
-    assert_int_equal(f->calls, 5);
+    expect_row_hits(f, ids);
     rays_reset(f, RAY_CLOSEST);
     assert_true(cw_world_raycast(w, o, d, all, ray_collect, f));
     assert_int_equal(f->beyond_limit, 0);
@@ -1702,6 +1718,18 @@ static void test_ray_callback_protocol(void **state)
     rays_reset(f, RAY_IGNORE_ODD); // bodies 1 and 3 ignored: the closest kept is body 0
     assert_true(cw_world_raycast(w, o, d, all, ray_collect, f));
     assert_true(fabs(f->limit - 0.1) < 1e-6 && f->beyond_limit == 0);
+    free(f);
+    cw_world_destroy(w);
+}
+
+// Any other value is the new limit: later calls stay within it; raycast_closest; a start inside; a miss.
+static void test_ray_limits_and_closest(void **state)
+{
+    (void)state;
+    cw_body_id ids[5];
+    cw_world *w = row_of_boxes(ids);
+    cw_vec2 o = {0, 0}, d = {100, 0};
+    cw_query_filter all = cw_default_query_filter();
     limit_rec r = {0, 0, 0.35f, {false}};
     assert_true(cw_world_raycast(w, o, d, all, constant_limit, &r));
     assert_int_equal(r.late_beyond, 0);
@@ -1715,7 +1743,7 @@ static void test_ray_callback_protocol(void **state)
     assert_true(cw_world_raycast_closest(w, inside, dir, all, &hit));
     assert_true(same_id(hit.body, ids[2]) && hit.fraction == 0);
     assert_true(fabs(hit.normal.x + 0.6) < 1e-6 && fabs(hit.normal.y + 0.8) < 1e-6);
-    assert_true(hit.point.x == inside.x && hit.point.y == inside.y);
+    assert_true(fabs(hit.point.x - inside.x) < 1e-5 && fabs(hit.point.y - inside.y) < 1e-5);
     // Nothing hit: false, hit untouched, no error.
     cw_ray_hit untouched;
     memset(&untouched, 0x3c, sizeof untouched);
@@ -1724,7 +1752,6 @@ static void test_ray_callback_protocol(void **state)
     assert_false(cw_world_raycast_closest(w, (cw_vec2){0, 50}, d, all, &hit));
     expect_no_error();
     assert_memory_equal(&hit, &untouched, sizeof hit);
-    free(f);
     cw_world_destroy(w);
 }
 
@@ -1922,7 +1949,8 @@ const struct CMUnitTest query_tests[] = {
     cmocka_unit_test(test_misuse),
     cmocka_unit_test(test_query_filters),
     cmocka_unit_test(test_query_callback_stops),
-    cmocka_unit_test(test_ray_callback_protocol),
+    cmocka_unit_test(test_ray_callback_modes),
+    cmocka_unit_test(test_ray_limits_and_closest),
     cmocka_unit_test(test_queries_see_the_world_now),
     cmocka_unit_test(test_queries_in_contact_callbacks),
     cmocka_unit_test(test_query_callbacks_cannot_change_the_world),
