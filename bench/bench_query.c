@@ -239,8 +239,9 @@ static bool aabb_contains(const cw_aabb *a, cw_vec2 p) {
     return p.x >= a->min.x && p.x <= a->max.x && p.y >= a->min.y && p.y <= a->max.y;
 }
 
+/// Whether the intersection has positive area.
 static bool aabbs_overlap(const cw_aabb *a, const cw_aabb *b) {
-    return a->min.x < b->max.x && b->min.x < a->max.x && a->min.y < b->max.y && b->min.y < a->max.y;
+    return fminf(a->max.x, b->max.x) > fmaxf(a->min.x, b->min.x) && fminf(a->max.y, b->max.y) > fmaxf(a->min.y, b->min.y);
 }
 
 static void brute_points(const bench *b, const queries *q, int n, answers *out) {

@@ -548,9 +548,10 @@ static void edge_points(qscene *sc, int count)
 // ---------------------------------------------------------------------------------------------------
 // AABB and shape queries.
 
+// Whether the intersection has positive area (a box of zero width or height overlaps nothing).
 static bool aabb_overlap(cw_aabb a, cw_aabb b)
 {
-    return a.min.x < b.max.x && b.min.x < a.max.x && a.min.y < b.max.y && b.min.y < a.max.y;
+    return fminf(a.max.x, b.max.x) > fmaxf(a.min.x, b.min.x) && fminf(a.max.y, b.max.y) > fmaxf(a.min.y, b.min.y);
 }
 
 static void check_aabb(qscene *sc, cw_aabb box, cw_query_filter filter)
