@@ -767,6 +767,31 @@ static void check_closest(qscene *sc, cw_vec2 o, cw_vec2 d, cw_query_filter filt
 
 // Every report of a cast: a live body passing the filter, once, sane, with its user data, and where
 // the reference is sure, its entry. Returns false if something was wrong.
+// What is wrong with report h of a cast (naming body k of the mirror, or -1), or NULL.
+static const char *ray_report_problem(const qscene *sc, const rays_found *f, int h, int k, cw_vec2 o, cw_vec2 d,
+                                      cw_query_filter filter)
+{
+    const cw_ray_hit *hit = &f->hits[h];
+    if (k < 0)
+        return "a ray reported a body that is not live";
+    for (int g = 0; g < h; g++)
+        if (same_id(f->hits[g].body, hit->body))
+            return "a ray reported the same body twice";
+    const qbody *b = &sc->b[k];
+    const qr_ray *ref = &sc->refs[k];
+    if (!filter_ok(b->category, b->collides_with, filter))
+        return "a ray reported a body its filter excludes";
+    if (hit->user_data != b->user)
+        return "a ray hit carries the wrong user data";
+    if (!hit_sane(hit, o, d))
+        return "a ray hit is not on the ray, or its normal is not a unit vector facing the ray";
+    if (ref->status == QR_NO)
+        return "a ray reported a body the reference says it misses";
+    if (ref->status == QR_YES && !hit_matches(hit, ref, o, d))
+        return "a ray hit differs from the reference";
+    return NULL;
+}
+
 static bool check_ray_reports(qscene *sc, const rays_found *f, cw_vec2 o, cw_vec2 d, cw_query_filter filter)
 {
     bool ok = true;
@@ -774,17 +799,7 @@ static bool check_ray_reports(qscene *sc, const rays_found *f, cw_vec2 o, cw_vec
         const cw_ray_hit *hit = &f->hits[h];
         int k = body_index(sc, hit->body);
         const qr_ray *ref = k >= 0 ? &sc->refs[k] : NULL;
-        bool twice = false;
-        for (int g = 0; g < h; g++)
-            twice |= same_id(f->hits[g].body, hit->body);
-        const char *bad = k < 0                                             ? "a ray reported a body that is not live"
-                          : twice                                           ? "a ray reported the same body twice"
-                          : !filter_ok(sc->b[k].category, sc->b[k].collides_with, filter) ? "a ray reported a filtered body"
-                          : hit->user_data != sc->b[k].user                 ? "a ray hit carries the wrong user data"
-                          : !hit_sane(hit, o, d)                            ? "a ray hit is not on the ray or its normal is bad"
-                          : ref->status == QR_NO                            ? "a ray reported a body the reference says it misses"
-                          : ref->status == QR_YES && !hit_matches(hit, ref, o, d) ? "a ray hit differs from the reference"
-                                                                            : NULL;
+        const char *bad = ray_report_problem(sc, f, h, k, o, d, filter);
         if (bad) {
             ray_fail(sc, o, d, filter, bad, hit, ref);
             ok = false;
