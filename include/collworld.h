@@ -364,8 +364,8 @@ CW_API void cw_world_step(cw_world *world);
 
 /// What the last step did and how long its phases took.
 typedef struct cw_world_stats {
-    int bodies;           ///< Live bodies.
-    int static_bodies;    ///< Of which static.
+    int bodies;           ///< Live bodies now (not as of the last step).
+    int static_bodies;    ///< Of which static, now.
     int moved_bodies;     ///< Bodies whose AABB was recomputed in the last step.
     int large_bodies;     ///< Bodies kept out of the grid because they span many cells.
     int candidate_pairs;  ///< Pairs from the broadphase whose AABBs meet, once each (only pairs
@@ -380,7 +380,7 @@ typedef struct cw_world_stats {
                           ///< begins and stays, and in the callbacks.
 } cw_world_stats;
 
-/// Statistics of the last step; all zero for a NULL world.
+/// Statistics of the last step (the body counts are current); all zero for a NULL world.
 CW_API cw_world_stats cw_world_get_stats(const cw_world *world);
 
 /// @}

@@ -92,6 +92,7 @@ typedef struct cw__body {
     const cw_mask *mask;
     cw__xf xf;
     cw__obb obb; // boxes only
+    double scale_x, scale_y, origin_x, origin_y; // the transform's, in shape units (boxes: not folded)
     bool is_box;
     double w, h;        // box size, or the mask's size in texels
     double eps_x, eps_y; // touching tolerance in texel units: 1e-6 local units (a box is one texel)
@@ -194,8 +195,8 @@ void cw__mask_manifold(const cw__body *a, const cw__body *b, cw_manifold *manifo
 
 // --- points and rays (query.c) ---
 
-// Local (texel) coordinates of a world point.
-void cw__to_local(const cw__xf *xf, double wx, double wy, double *lx, double *ly);
+// Local coordinates of a world point, in shape units (texels, or the box's own units).
+void cw__to_local(const cw__body *body, double wx, double wy, double *lx, double *ly);
 
 // Whether the world point is in an opaque texel, texels half-open: [i, i+1) x [j, j+1).
 bool cw__body_contains(const cw__body *body, double wx, double wy);

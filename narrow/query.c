@@ -4,17 +4,23 @@
 
 #include <math.h>
 
-void cw__to_local(const cw__xf *xf, double wx, double wy, double *lx, double *ly)
+// Local coordinates of a world point in shape units (texels, or the box's own units): divided by
+// the scale as given, not multiplied by a reciprocal, so that points on texel or box edges land on
+// them exactly whenever the arithmetic allows (a third is not a double).
+void cw__to_local(const cw__body *body, double wx, double wy, double *lx, double *ly)
 {
+    const cw__xf *xf = &body->xf;
     double dx = wx - xf->px, dy = wy - xf->py;
-    *lx = (xf->c * dx + xf->s * dy) * xf->inv_sx + xf->ox;
-    *ly = (xf->c * dy - xf->s * dx) * xf->inv_sy + xf->oy;
+    *lx = (xf->c * dx + xf->s * dy) / body->scale_x + body->origin_x;
+    *ly = (xf->c * dy - xf->s * dx) / body->scale_y + body->origin_y;
 }
 
 bool cw__body_contains(const cw__body *body, double wx, double wy)
 {
     double lx, ly;
-    cw__to_local(&body->xf, wx, wy, &lx, &ly);
+    cw__to_local(body, wx, wy, &lx, &ly);
+    if (body->is_box)
+        return lx >= 0 && lx < body->w && ly >= 0 && ly < body->h;
     double i = floor(lx), j = floor(ly);
     if (!(i >= 0 && j >= 0 && i < body->mask->width && j < body->mask->height))
         return false; // also NaN
@@ -79,8 +85,41 @@ static int start_cell(double p, double direction)
     return (int)(p == f && direction < 0 ? f - 1 : f); // on an edge: the cell the segment goes into
 }
 
+// Whether the two texels on either side of a grid line are opaque: texels (k - 1, j) and (k, j)
+// for the vertical line x = k, or (j, k - 1) and (j, k) for the horizontal line y = k.
+static bool both_sides(const cw_mask *m, bool vertical, int k, int j)
+{
+    return vertical ? cw__texel(m, k - 1, j) && cw__texel(m, k, j) : cw__texel(m, j, k - 1) && cw__texel(m, j, k);
+}
+
+// A segment lying exactly on a grid line is in the covered region's interior where the texels on
+// both sides are opaque (a shared edge of two opaque texels is inside their union); it enters that
+// interior across the edge between two such rows (or columns), or starts inside.
+static bool walk_line(const cw_mask *m, bool vertical, int k, double start, double direction, double t_lo,
+                      double t_hi, walk_hit *hit)
+{
+    int first = vertical ? m->y0 : m->x0, last = vertical ? m->y1 : m->x1; // rows [first, last)
+    hit->t = INFINITY;
+    for (int j = first; j < last; j++) {
+        if (!both_sides(m, vertical, k, j))
+            continue;
+        double t0, t1;
+        slab(start, direction, j, j + 1.0, &t0, &t1);
+        double from = t0 > t_lo ? t0 : t_lo, to = t1 < t_hi ? t1 : t_hi;
+        if (from < to && from < hit->t) {
+            hit->t = from;
+            hit->axis = t0 > t_lo ? (vertical ? 1 : 0) : -1;
+        }
+    }
+    return hit->t < INFINITY;
+}
+
 static bool walk_texels(const cw_mask *m, const local_ray *r, double t_lo, double t_hi, walk_hit *hit)
 {
+    if (r->dx == 0 && r->x == floor(r->x) && fabs(r->x) < INT32_MAX)
+        return walk_line(m, true, (int)r->x, r->y, r->dy, t_lo, t_hi, hit);
+    if (r->dy == 0 && r->y == floor(r->y) && fabs(r->y) < INT32_MAX)
+        return walk_line(m, false, (int)r->y, r->x, r->dx, t_lo, t_hi, hit);
     double enter, leave;
     int axis;
     if (m->count == 0 || !rect_interval(r, m->x0, m->y0, m->x1, m->y1, &enter, &leave, &axis))
@@ -115,16 +154,31 @@ static bool walk_texels(const cw_mask *m, const local_ray *r, double t_lo, doubl
     return hit->t < INFINITY;
 }
 
+// A box is one rectangle in its own units: where the segment enters its open interior.
+static bool enter_box(const cw__body *box, const local_ray *r, double limit, walk_hit *hit)
+{
+    double t_in, t_out;
+    int axis;
+    if (!rect_interval(r, 0, 0, box->w, box->h, &t_in, &t_out, &axis))
+        return false;
+    double from = t_in > 0 ? t_in : 0, to = t_out < limit ? t_out : limit;
+    if (!(from < to))
+        return false;
+    hit->t = from;
+    hit->axis = t_in > 0 ? axis : -1;
+    return true;
+}
+
 bool cw__body_raycast(const cw__body *body, double ox, double oy, double dx, double dy, double limit,
                       cw__ray_result *out)
 {
     const cw__xf *xf = &body->xf;
     local_ray r;
-    cw__to_local(xf, ox, oy, &r.x, &r.y);
-    r.dx = (xf->c * dx + xf->s * dy) * xf->inv_sx;
-    r.dy = (xf->c * dy - xf->s * dx) * xf->inv_sy;
+    cw__to_local(body, ox, oy, &r.x, &r.y);
+    r.dx = (xf->c * dx + xf->s * dy) / body->scale_x;
+    r.dy = (xf->c * dy - xf->s * dx) / body->scale_y;
     walk_hit hit;
-    if (!walk_texels(body->mask, &r, 0.0, limit, &hit))
+    if (!(body->is_box ? enter_box(body, &r, limit, &hit) : walk_texels(body->mask, &r, 0.0, limit, &hit)))
         return false;
     out->fraction = hit.t;
     double length = sqrt(dx * dx + dy * dy);
@@ -134,8 +188,8 @@ bool cw__body_raycast(const cw__body *body, double ox, double oy, double dx, dou
     }
     // The edge's normal in local space, facing the ray, taken to the world (normals transform with
     // the inverse transpose: divide by the scale, then rotate).
-    double lx = hit.axis == 0 ? (r.dx > 0 ? -1.0 : 1.0) * xf->inv_sx : 0.0;
-    double ly = hit.axis == 1 ? (r.dy > 0 ? -1.0 : 1.0) * xf->inv_sy : 0.0;
+    double lx = hit.axis == 0 ? (r.dx > 0 ? -1.0 : 1.0) / body->scale_x : 0.0;
+    double ly = hit.axis == 1 ? (r.dy > 0 ? -1.0 : 1.0) / body->scale_y : 0.0;
     double nx = xf->c * lx - xf->s * ly, ny = xf->s * lx + xf->c * ly, n = sqrt(nx * nx + ny * ny);
     out->nx = nx / n, out->ny = ny / n;
     return true;

@@ -142,6 +142,7 @@ bool cw__prepare(const cw_shape *shape, const cw_transform *t, cw__body *out)
     xf->sy = t->scale.y;
     xf->ox = t->origin.x;
     xf->oy = t->origin.y;
+    out->scale_x = t->scale.x, out->scale_y = t->scale.y, out->origin_x = t->origin.x, out->origin_y = t->origin.y;
     out->is_box = shape->type == CW_SHAPE_BOX;
     if (out->is_box) {
         // A box is the unit texel stretched to its size: scale by the size, origin in box fractions.

@@ -221,7 +221,7 @@ bool cw_body_set_filter(cw_world *world, cw_body_id body, uint32_t category, uin
 
 bool cw_body_set_user_data(cw_world *world, cw_body_id body, void *user_data)
 {
-    cw__slot *slot = cw__world_slot(world, body);
+    cw__slot *slot = changeable_slot(world, body);
     if (slot == NULL)
         return false;
     // The rest of this step's events show the user data as it was when their callbacks began.

@@ -79,9 +79,14 @@ void cw_world_destroy(cw_world *world)
 
 cw_world_stats cw_world_get_stats(const cw_world *world)
 {
-    cw_world_stats none;
-    memset(&none, 0, sizeof none);
-    return world ? world->stats : none;
+    cw_world_stats stats;
+    memset(&stats, 0, sizeof stats);
+    if (world == NULL)
+        return stats;
+    stats = world->stats;
+    stats.bodies = world->bodies; // counts are as of now, the rest as of the last step
+    stats.static_bodies = world->static_bodies;
+    return stats;
 }
 
 static double now_ms(void)
