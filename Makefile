@@ -37,8 +37,7 @@ $(BUILD)/%.o: %.c include/collworld.h $(wildcard narrow/*.h broad/*.h world/*.h)
 
 # --- dependencies: installed from Debian when we are root, else the exact command is printed ---
 have_header = $(shell printf '#include <stdarg.h>\n#include <stddef.h>\n#include <setjmp.h>\n#include <stdint.h>\n#include <$(1)>\n' | $(CC) -E - >/dev/null 2>&1 && echo yes)
-MISSING_LIB_PKGS := $(if $(call have_header,uthash.h),,uthash-dev)
-MISSING_TEST_PKGS := $(MISSING_LIB_PKGS) $(if $(call have_header,cmocka.h),,libcmocka-dev)
+MISSING_TEST_PKGS := $(if $(call have_header,cmocka.h),,libcmocka-dev)
 
 define install_packages
 	@if [ -n "$(strip $(1))" ]; then \
@@ -52,8 +51,7 @@ define install_packages
 	fi
 endef
 
-deps-lib:
-	$(call install_packages,$(MISSING_LIB_PKGS))
+deps-lib: # the library needs nothing beyond the C library and libm
 
 deps:
 	$(call install_packages,$(MISSING_TEST_PKGS))
