@@ -226,6 +226,26 @@ static bool file(cw__grid *grid, uint32_t index)
     return true;
 }
 
+// Makes room for filing proxy q at its cells (or in the large list), so that moving it cannot fail
+// halfway once it has left its old cells.
+static bool reserve_filing(cw__grid *grid, const cw__proxy *q)
+{
+    if (is_large(q)) {
+        void *large = grid->large;
+        if (!cw__reserve(&large, sizeof(uint32_t), &grid->large_capacity, grid->large_count + 1))
+            return false;
+        grid->large = large;
+        return true;
+    }
+    if (grid->cells_stale)
+        return true;
+    uint32_t entries = (uint32_t)(((int64_t)q->cx1 - q->cx0 + 1) * ((int64_t)q->cy1 - q->cy0 + 1));
+    while ((grid->cell_count + entries) * 2 > grid->cell_capacity)
+        if (!grow_cells(grid))
+            return false;
+    return reserve_nodes(grid, (int32_t)entries);
+}
+
 bool cw__grid_update(cw__grid *grid, uint32_t index, const cw__box *box, bool is_static)
 {
     if (index >= grid->proxy_capacity) {
@@ -236,27 +256,22 @@ bool cw__grid_update(cw__grid *grid, uint32_t index, const cw__box *box, bool is
         grid->proxies = proxies;
         memset(grid->proxies + old_capacity, 0, (grid->proxy_capacity - old_capacity) * sizeof(cw__proxy));
     }
-    cw__proxy *p = &grid->proxies[index];
-    int32_t cx0 = cell_coord(grid, box->min_x), cy0 = cell_coord(grid, box->min_y);
-    int32_t cx1 = cell_coord(grid, box->max_x), cy1 = cell_coord(grid, box->max_y);
-    bool same_cells = p->live && cx0 == p->cx0 && cy0 == p->cy0 && cx1 == p->cx1 && cy1 == p->cy1;
-    p->box = *box;
-    p->is_static = is_static;
-    p->moved_stamp = grid->stamp;
-    if (same_cells)
-        return true;
-    cw__proxy before = *p;
-    if (p->live)
+    cw__proxy *p = &grid->proxies[index], moved = *p;
+    moved.box = *box;
+    moved.is_static = is_static;
+    moved.moved_stamp = grid->stamp;
+    cover(grid, &moved);
+    bool same_cells = p->live && moved.cx0 == p->cx0 && moved.cy0 == p->cy0 && moved.cx1 == p->cx1 &&
+                      moved.cy1 == p->cy1;
+    if (!same_cells && !reserve_filing(grid, &moved))
+        return false; // out of memory: the proxy is as it was
+    if (!same_cells && p->live)
         unfile(grid, index);
-    p->cx0 = cx0, p->cy0 = cy0, p->cx1 = cx1, p->cy1 = cy1;
-    p->live = true;
-    if (file(grid, index))
-        return true;
-    // Out of memory: put it back where it was (its nodes were just freed, so this cannot fail).
-    *p = before;
-    if (before.live)
-        file(grid, index);
-    return false;
+    moved.live = true;
+    *p = moved;
+    if (!same_cells)
+        file(grid, index); // cannot fail: reserved above
+    return true;
 }
 
 void cw__grid_remove(cw__grid *grid, uint32_t index)
@@ -690,7 +705,7 @@ typedef struct ray_cells {
 
 static ray_cells ray_start(const cw__grid *grid, double ox, double oy, double dx, double dy)
 {
-    double size = grid->cell_size;
+    double size = 1.0 / (double)grid->inv_cell_size; // where cell_coord puts the boundaries
     ray_cells r;
     r.cx = cell_coord(grid, (float)ox), r.cy = cell_coord(grid, (float)oy);
     r.step_x = dx > 0 ? 1 : -1, r.step_y = dy > 0 ? 1 : -1;
@@ -718,8 +733,10 @@ bool cw__grid_query_ray(cw__grid *grid, double ox, double oy, double dx, double 
         return true;
     }
     ray_cells r = ray_start(grid, ox, oy, dx, dy);
+    // A cell is visited while it is entered before the limit; the margin covers the rounding of
+    // the boundaries against the float AABBs the proxies were filed by.
     double entry = 0;
-    while (entry < *limit && entry <= 1) {
+    while (entry <= *limit + 1e-6 && entry <= 1 + 1e-6) {
         if (!visit_cell(grid, r.cx, r.cy, fn, context))
             return true;
         if (r.next_x <= r.next_y)

@@ -66,6 +66,13 @@ typedef struct walk_hit {
     int axis; // entered across an x edge (0), a y edge (1), or started inside (-1)
 } walk_hit;
 
+// For a segment that starts on texel (i, j)'s edge and goes in: whether the texel behind that edge
+// is opaque too, so that the start is inside the covered region rather than on its outline.
+static bool opaque_behind(const cw_mask *m, const local_ray *r, int i, int j, int axis)
+{
+    return axis == 0 ? cw__texel(m, r->dx > 0 ? i - 1 : i + 1, j) : cw__texel(m, i, r->dy > 0 ? j - 1 : j + 1);
+}
+
 static void try_texel(const cw_mask *m, const local_ray *r, int i, int j, double t_lo, double t_hi, walk_hit *best)
 {
     double t_in, t_out;
@@ -75,7 +82,7 @@ static void try_texel(const cw_mask *m, const local_ray *r, int i, int j, double
     double from = t_in > t_lo ? t_in : t_lo, to = t_out < t_hi ? t_out : t_hi;
     if (from < to && from < best->t) {
         best->t = from;
-        best->axis = t_in > t_lo ? axis : -1;
+        best->axis = t_in < t_lo || (t_in == t_lo && opaque_behind(m, r, i, j, axis)) ? -1 : axis;
     }
 }
 
@@ -165,7 +172,7 @@ static bool enter_box(const cw__body *box, const local_ray *r, double limit, wal
     if (!(from < to))
         return false;
     hit->t = from;
-    hit->axis = t_in > 0 ? axis : -1;
+    hit->axis = t_in >= 0 ? axis : -1; // starting on the outline enters through it
     return true;
 }
 

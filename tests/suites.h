@@ -32,7 +32,7 @@ extern const struct CMUnitTest overlap_tests[OVERLAP_TEST_COUNT];
 #define MANIFOLD_TEST_COUNT 6
 extern const struct CMUnitTest manifold_tests[MANIFOLD_TEST_COUNT];
 
-#define WORLD_TEST_COUNT 14
+#define WORLD_TEST_COUNT 15
 extern const struct CMUnitTest world_tests[WORLD_TEST_COUNT];
 
 #define WORLD_RANDOM_TEST_COUNT 13
@@ -41,7 +41,7 @@ extern const struct CMUnitTest world_random_tests[WORLD_RANDOM_TEST_COUNT];
 #define WORLD_ALLOC_TEST_COUNT 3
 extern const struct CMUnitTest world_alloc_tests[WORLD_ALLOC_TEST_COUNT];
 
-#define QUERY_TEST_COUNT 15
+#define QUERY_TEST_COUNT 17
 extern const struct CMUnitTest query_tests[QUERY_TEST_COUNT];
 
 #endif

@@ -1960,7 +1960,52 @@ static void test_misuse(void **state)
     cw_world_destroy(m->w);
 }
 
+// Found in review: the ray's walk over the grid must put cell boundaries where the bodies were
+// filed (x times the float reciprocal of the cell size), or a closer body just across a boundary
+// is skipped once a farther hit in the next cell has lowered the limit.
+static void test_ray_cell_boundaries(void **state)
+{
+    (void)state;
+    cw_world_def wd = cw_default_world_def();
+    wd.cell_size = 28.75f;
+    cw_world *w = cw_world_create(&wd);
+    assert_non_null(w);
+    cw_body_def near_def = cw_default_body_def(), far_def = cw_default_body_def();
+    near_def.shape = cw_shape_box(0.5f, 1);
+    near_def.transform.position = (cw_vec2){5478686.0f, 0};
+    far_def.shape = cw_shape_box(4, 4);
+    far_def.transform.position = (cw_vec2){5478684.0f, 0};
+    far_def.transform.origin = (cw_vec2){2, 2};
+    far_def.transform.rotation = 0.78539816f;
+    cw_body_id near_id = cw_body_create(w, &near_def);
+    assert_false(cw_body_id_is_null(cw_body_create(w, &far_def)));
+    cw_world_step(w);
+    cw_ray_hit alone, hit;
+    cw_vec2 origin = {5478700.0f, 0.45f}, ray = {-100, 0};
+    assert_true(cw_shape_raycast(&near_def.shape, &near_def.transform, origin, ray, &alone));
+    assert_true(cw_world_raycast_closest(w, origin, ray, cw_default_query_filter(), &hit));
+    assert_int_equal(hit.body.index, near_id.index);
+    assert_true(hit.fraction == alone.fraction);
+    cw_world_destroy(w);
+}
+
+// Found in review: a ray that starts on a box's outline and enters it diagonally enters through
+// that edge (its normal), not from inside (minus the direction).
+static void test_ray_from_outline(void **state)
+{
+    (void)state;
+    cw_shape box = cw_shape_box(10, 10);
+    cw_transform t = cw_default_transform();
+    cw_ray_hit hit;
+    assert_false(cw_shape_contains_point(&box, &t, (cw_vec2){10, 5})); // half-open: on the outline
+    assert_true(cw_shape_raycast(&box, &t, (cw_vec2){10, 5}, (cw_vec2){-10, 5}, &hit));
+    assert_true(hit.fraction == 0);
+    assert_true(hit.normal.x == 1 && hit.normal.y == 0);
+}
+
 const struct CMUnitTest query_tests[] = {
+    cmocka_unit_test(test_ray_cell_boundaries),
+    cmocka_unit_test(test_ray_from_outline),
     cmocka_unit_test(test_reference_by_hand),
     cmocka_unit_test(test_misuse),
     cmocka_unit_test(test_query_filters),

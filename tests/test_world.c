@@ -1159,6 +1159,44 @@ static void test_extreme_placements(void **state)
     gen_shape_free(&m);
 }
 
+// A world with on_stay but no on_begin: the first stay's manifold must be the pair's, although no
+// begin asked for one.
+typedef struct stay_log {
+    int stays;
+    cw_manifold last;
+} stay_log;
+
+static void log_stay(const cw_contact *c, void *context)
+{
+    stay_log *log = context;
+    log->stays++;
+    log->last = c->manifold;
+}
+
+static void test_stays_without_begins(void **state)
+{
+    (void)state;
+    stay_log log = {0, {{0, 0}, {0, 0}, 0}};
+    cw_world_def wd = cw_default_world_def();
+    wd.on_stay = log_stay;
+    wd.context = &log;
+    cw_world *w = cw_world_create(&wd);
+    assert_non_null(w);
+    cw_body_def a = cw_default_body_def(), b = cw_default_body_def();
+    a.shape = cw_shape_box(10, 10);
+    b.shape = cw_shape_box(10, 10);
+    b.transform = at(5, 0);
+    assert_false(cw_body_id_is_null(cw_body_create(w, &a)));
+    assert_false(cw_body_id_is_null(cw_body_create(w, &b)));
+    cw_world_step(w); // begins (not reported)
+    cw_world_step(w); // nothing changed: the stay carries the manifold kept from the begin
+    assert_int_equal(log.stays, 1);
+    cw_manifold want;
+    assert_true(cw_overlap(&a.shape, &a.transform, &b.shape, &b.transform, &want));
+    assert_memory_equal(&log.last, &want, sizeof want);
+    cw_world_destroy(w);
+}
+
 // Masks under rotation and mirroring, one stepping reference scene (few bodies, every pair checked).
 static void test_mask_scene(void **state)
 {
@@ -1218,4 +1256,5 @@ const struct CMUnitTest world_tests[] = {
     cmocka_unit_test(test_getters),
     cmocka_unit_test(test_mask_scene),
     cmocka_unit_test(test_extreme_placements),
+    cmocka_unit_test(test_stays_without_begins),
 };

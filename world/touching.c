@@ -52,9 +52,9 @@ bool cw__touching_reserve(cw__touching *set, uint32_t needed, bool with_manifold
 {
     if (needed <= set->capacity && (!with_manifolds || set->manifolds != NULL))
         return true;
-    uint32_t capacity = set->capacity;
+    uint32_t capacity = set->capacity < 64 ? 64 : set->capacity; // never ask the allocator for 0 bytes
     while (capacity < needed)
-        capacity = capacity < 64 ? 64 : capacity + capacity / 2;
+        capacity += capacity / 2;
     // All three arrays are grown before any is swapped in, so a failure leaves the set as it was.
     void *keys = NULL, *flags = NULL, *manifolds = NULL;
     if (!grow(&keys, sizeof(uint64_t), 0, 0, capacity) || !grow(&flags, 1, 0, 0, capacity) ||

@@ -244,7 +244,7 @@ static bool diff_pairs(cw_world *world)
         if (only_found) {
             if (!push_pair(next, found[j], begun, with_manifolds))
                 return false;
-            if (world->begin_manifolds)
+            if (with_manifolds) // for the begin, or for its stays to come
                 manifold_of(world, found[j], &next->manifolds[next->count - 1]);
             world->begins.items[world->begins.count++] = next->count - 1;
             j++;
