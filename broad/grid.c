@@ -339,11 +339,43 @@ static void pairs_with_large(const cw__grid *grid, uint32_t p, cw__pair_list *ou
     }
 }
 
+// A moved large proxy looking for filed proxies that did not move, cell by cell.
+typedef struct large_search {
+    const cw__grid *grid;
+    uint32_t p;
+    int32_t cx, cy; // the cell being visited
+    cw__pair_list *out;
+} large_search;
+
+static bool large_meets(void *context, uint32_t q)
+{
+    const large_search *s = context;
+    const cw__proxy *pp = &s->grid->proxies[s->p], *pq = &s->grid->proxies[q];
+    if (pq->moved_stamp == s->grid->stamp || (pp->is_static && pq->is_static) || !boxes_overlap(&pp->box, &pq->box))
+        return true;
+    // A filed proxy may sit in several of the large one's cells: only the cell holding the min corner
+    // of the intersection reports the pair.
+    if ((pp->cx0 > pq->cx0 ? pp->cx0 : pq->cx0) == s->cx && (pp->cy0 > pq->cy0 ? pp->cy0 : pq->cy0) == s->cy)
+        cw__pair_list_add(s->out, s->p < q ? s->p : q, s->p < q ? q : s->p);
+    return true;
+}
+
+static bool visit_cell(const cw__grid *grid, int32_t cx, int32_t cy, cw__visit_fn *fn, void *context);
+
 // Pairs of a moved large proxy with every filed proxy that did not move (moved ones report the
-// pair themselves through pairs_with_large).
+// pair themselves through pairs_with_large): through its cells when they are fewer than the filed
+// proxies, else by looking at every proxy.
 static void large_with_cells(const cw__grid *grid, uint32_t p, cw__pair_list *out)
 {
     const cw__proxy *pp = &grid->proxies[p];
+    uint64_t covered = (uint64_t)((int64_t)pp->cx1 - pp->cx0 + 1) * (uint64_t)((int64_t)pp->cy1 - pp->cy0 + 1);
+    if (covered < grid->small_count) {
+        large_search s = {grid, p, 0, 0, out};
+        for (s.cy = pp->cy0; s.cy <= pp->cy1; s.cy++)
+            for (s.cx = pp->cx0; s.cx <= pp->cx1; s.cx++)
+                visit_cell(grid, s.cx, s.cy, large_meets, &s);
+        return;
+    }
     for (uint32_t q = 0; q < grid->proxy_capacity; q++) {
         const cw__proxy *pq = &grid->proxies[q];
         if (!pq->live || pq->large || pq->moved_stamp == grid->stamp || (pp->is_static && pq->is_static) ||
@@ -505,6 +537,8 @@ static scan_result pairs_by_sorting(cw__grid *grid, cw__pair_list *out)
     }
     grid->cell_start = start, grid->sorted = sorted;
     sort_into_cells(grid, &e, (uint32_t)width, (uint32_t)cells);
+    grid->sorted_x0 = e.x0, grid->sorted_y0 = e.y0; // queries look here while the table is stale
+    grid->sorted_width = (uint32_t)width, grid->sorted_height = (uint32_t)(cells / width);
     for (uint32_t c = 0; c < cells; c++) {
         uint32_t first = grid->cell_start[c], end = grid->cell_start[c + 1];
         if (end - first >= 2)
@@ -662,9 +696,28 @@ static bool visit_large(const cw__grid *grid, cw__visit_fn *fn, void *context)
     return true;
 }
 
+// Cells a query may look in: the table's, or while it is stale the last sorting scan's (which
+// still describe every proxy that has not moved since).
+static uint64_t indexed_cells(const cw__grid *grid)
+{
+    return grid->cells_stale ? (uint64_t)grid->sorted_width * grid->sorted_height : grid->cell_count;
+}
+
 // Visits the members of cell (cx, cy); false if the visitor stopped.
 static bool visit_cell(const cw__grid *grid, int32_t cx, int32_t cy, cw__visit_fn *fn, void *context)
 {
+    if (grid->cells_stale) {
+        int64_t x = (int64_t)cx - grid->sorted_x0, y = (int64_t)cy - grid->sorted_y0;
+        if (x < 0 || y < 0 || x >= grid->sorted_width || y >= grid->sorted_height)
+            return true;
+        uint64_t c = (uint64_t)y * grid->sorted_width + (uint64_t)x;
+        for (uint32_t k = grid->cell_start[c]; k < grid->cell_start[c + 1]; k++)
+            if (!fn(context, grid->sorted[k].index))
+                return false;
+        return true;
+    }
+    if (grid->cell_count == 0)
+        return true;
     const cw__cell *cell = &grid->cells[find_slot(grid, cell_key(cx, cy))];
     for (int32_t n = cell->head; n >= 0; n = grid->nodes[n].next)
         if (!fn(context, (uint32_t)grid->nodes[n].proxy))
@@ -672,28 +725,26 @@ static bool visit_cell(const cw__grid *grid, int32_t cx, int32_t cy, cw__visit_f
     return true;
 }
 
-bool cw__grid_query_box(cw__grid *grid, const cw__box *box, cw__visit_fn *fn, void *context)
+void cw__grid_query_box(const cw__grid *grid, const cw__box *box, cw__visit_fn *fn, void *context)
 {
-    if (!fresh_cells(grid))
-        return false;
-    if (grid->cell_count == 0) { // nothing filed (and no table to look in)
+    if (indexed_cells(grid) == 0) { // nothing filed
         visit_large(grid, fn, context);
-        return true;
+        return;
     }
     int32_t cx0 = cell_coord(grid, box->min_x), cy0 = cell_coord(grid, box->min_y);
     int32_t cx1 = cell_coord(grid, box->max_x), cy1 = cell_coord(grid, box->max_y);
     uint64_t covered = (uint64_t)((int64_t)cx1 - cx0 + 1) * (uint64_t)((int64_t)cy1 - cy0 + 1);
-    if (covered > grid->cell_count) { // a box over most of the world: every proxy is cheaper
+    if (covered > indexed_cells(grid)) { // a box over most of the world: every proxy is cheaper
         visit_all(grid, fn, context);
-        return true;
+        return;
     }
     if (!visit_large(grid, fn, context))
-        return true;
+        return;
     for (int32_t cy = cy0; cy <= cy1; cy++)
         for (int32_t cx = cx0; cx <= cx1; cx++)
             if (!visit_cell(grid, cx, cy, fn, context))
-                return true;
-    return true;
+                return;
+    return;
 }
 
 // The cells along a ray, in the order it enters them (Amanatides and Woo), while the entry
@@ -718,19 +769,17 @@ static ray_cells ray_start(const cw__grid *grid, double ox, double oy, double dx
     return r;
 }
 
-bool cw__grid_query_ray(cw__grid *grid, double ox, double oy, double dx, double dy, const double *limit,
+void cw__grid_query_ray(const cw__grid *grid, double ox, double oy, double dx, double dy, const double *limit,
                         cw__visit_fn *fn, void *context)
 {
-    if (!fresh_cells(grid))
-        return false;
-    if (!visit_large(grid, fn, context) || grid->cell_count == 0)
-        return true;
+    if (!visit_large(grid, fn, context) || indexed_cells(grid) == 0)
+        return;
     double cells_on_ray = (fabs(dx) + fabs(dy)) / grid->cell_size + 2;
-    if (cells_on_ray > 4.0 * grid->cell_count + 64) { // a long ray over a sparse world
+    if (cells_on_ray > 4.0 * (double)indexed_cells(grid) + 64) { // a long ray over a sparse world
         for (uint32_t i = 0; i < grid->proxy_capacity; i++)
             if (grid->proxies[i].live && !grid->proxies[i].large && !fn(context, i))
-                return true;
-        return true;
+                return;
+        return;
     }
     ray_cells r = ray_start(grid, ox, oy, dx, dy);
     // A cell is visited while it is entered before the limit; the margin covers the rounding of
@@ -738,11 +787,11 @@ bool cw__grid_query_ray(cw__grid *grid, double ox, double oy, double dx, double 
     double entry = 0;
     while (entry <= *limit + 1e-6 && entry <= 1 + 1e-6) {
         if (!visit_cell(grid, r.cx, r.cy, fn, context))
-            return true;
+            return;
         if (r.next_x <= r.next_y)
             entry = r.next_x, r.cx += r.step_x, r.next_x += r.delta_x;
         else
             entry = r.next_y, r.cy += r.step_y, r.next_y += r.delta_y;
     }
-    return true;
+    return;
 }

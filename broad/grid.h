@@ -77,6 +77,8 @@ typedef struct cw__grid {
     uint32_t cell_start_capacity;
     struct cw__member *sorted;       // scratch of the sorting scan: member records, cell by cell
     uint32_t sorted_capacity;
+    int32_t sorted_x0, sorted_y0;    // the last sorting scan's cells: its first cell and its size
+    uint32_t sorted_width, sorted_height;
 } cw__grid;
 
 // Initialises an empty grid; the cell size must be finite and > 0. Allocation-free.
@@ -104,14 +106,15 @@ bool cw__grid_pairs(cw__grid *grid, const uint32_t *moved, uint32_t moved_count,
 // false to stop.
 typedef bool cw__visit_fn(void *context, uint32_t index);
 
-// Visits the proxies filed in the cells `box` covers, and the large ones. False only if memory ran
-// out bringing the cell table up to date.
-bool cw__grid_query_box(cw__grid *grid, const cw__box *box, cw__visit_fn *fn, void *context);
+// Visits the proxies filed in the cells `box` covers, and the large ones (while the cell table is
+// stale, in the cells of the last sorting scan: proxies moved since are the caller's to handle).
+// Never allocates.
+void cw__grid_query_box(const cw__grid *grid, const cw__box *box, cw__visit_fn *fn, void *context);
 
 // Visits the large proxies, then those in the cells along the segment origin + t * (dx, dy) in the
 // order it enters them, while the entry fraction is below *limit (which the visitor may lower) and
-// at most 1. False only if memory ran out bringing the cell table up to date.
-bool cw__grid_query_ray(cw__grid *grid, double ox, double oy, double dx, double dy, const double *limit,
+// at most 1. Never allocates.
+void cw__grid_query_ray(const cw__grid *grid, double ox, double oy, double dx, double dy, const double *limit,
                         cw__visit_fn *fn, void *context);
 
 // Changes the cell size and re-files every proxy. Returns false if memory runs out, and then the

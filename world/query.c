@@ -1,6 +1,6 @@
 // World queries: point, box, shape and ray, through the grid. Bodies changed since the last step
 // have stale places in the grid, so the grid's visits skip them and they are tested one by one
-// from the dirty list: a query sees the world as it is now.
+// from the dirty list: a query sees the world as it is now. Queries never allocate.
 #include "internal.h"
 
 #include <math.h>
@@ -119,13 +119,10 @@ static bool boxes_meet(const cw__box *a, const cw__box *b)
 // Runs a point, box or shape query over the grid cells of q->box and the changed bodies.
 static bool run_region_query(query *q)
 {
-    bool ok = cw__grid_query_box(&q->world->grid, &q->box, visit, q);
-    if (ok)
-        visit_changed(q);
+    cw__grid_query_box(&q->world->grid, &q->box, visit, q);
+    visit_changed(q);
     finish(q);
-    if (!ok)
-        cw__fail("Out of memory: the query could not bring the grid up to date.");
-    return ok;
+    return true;
 }
 
 // --- point ---
@@ -254,13 +251,10 @@ bool cw_world_raycast(cw_world *world, cw_vec2 origin, cw_vec2 translation, cw_q
     query q = {.filter = filter, .test = test_ray, .ray_fn = fn, .context = context, .point = origin,
                .translation = translation, .limit = 1.0};
     start(&q, world);
-    bool ok = cw__grid_query_ray(&world->grid, origin.x, origin.y, translation.x, translation.y, &q.limit, visit, &q);
-    if (ok)
-        visit_changed(&q);
+    cw__grid_query_ray(&world->grid, origin.x, origin.y, translation.x, translation.y, &q.limit, visit, &q);
+    visit_changed(&q);
     finish(&q);
-    if (!ok)
-        cw__fail("Out of memory: the query could not bring the grid up to date.");
-    return ok;
+    return true;
 }
 
 typedef struct closest {
