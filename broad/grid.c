@@ -527,7 +527,7 @@ static scan_result pairs_by_sorting(cw__grid *grid, cw__pair_list *out)
     if (e.entries == 0)
         return SCANNED;
     uint64_t width = (uint64_t)((int64_t)e.x1 - e.x0 + 1), cells = width * (uint64_t)((int64_t)e.y1 - e.y0 + 1);
-    if (cells > 4 * e.entries + 4096 || e.entries > UINT32_MAX / 2)
+    if (cells > 4 * e.entries + 4096 || e.entries > UINT32_MAX / 2 || cells > UINT32_MAX / 2)
         return SPARSE;
     void *start = grid->cell_start, *sorted = grid->sorted;
     if (!cw__reserve(&start, sizeof(uint32_t), &grid->cell_start_capacity, (uint32_t)cells + 2) ||

@@ -379,9 +379,11 @@ static void finish_stats(cw_world *world, double t0, double t1, double t2, doubl
 
 static void restart_step_count(cw_world *world)
 {
-    for (uint32_t i = 0; i < world->slot_count; i++)
+    for (uint32_t i = 0; i < world->slot_count; i++) {
         if (world->retest_step[i] != CW__DIED)
             world->retest_step[i] = 0;
+        world->slots[i].user_saved_step = 0;
+    }
     world->step = 0;
 }
 
