@@ -233,6 +233,88 @@ static void step_and_check(cw_world *world, bool with_stay)
              counts[1], counts[0], counts[2]);
 }
 
+static void expect_failure(bool ok, const char *what);
+
+// A point near a live body (or anywhere), from the input.
+static cw_vec2 pick_point(fz_reader *r)
+{
+    cw_vec2 p = {fz_float(r, 64.0f), fz_float(r, 64.0f)};
+    if (live_count > 0 && fz_u8(r) < 200) {
+        const cw_transform *t = &live[fz_u8(r) % live_count].transform;
+        p.x += t->position.x, p.y += t->position.y;
+    }
+    return p;
+}
+
+// The default query filter (all bits both ways) still skips a body with no category or no mask.
+static bool wanted_by_default_filter(const body *b) { return b->category != 0 && b->collides_with != 0; }
+
+typedef struct reported {
+    cw_body_id ids[MAX_LIVE];
+    int count;
+    bool overflow;
+} reported;
+
+static bool collect_body(cw_body_id body, void *user_data, const cw_manifold *manifold, void *context)
+{
+    (void)user_data, (void)manifold;
+    reported *r = context;
+    if (r->count == MAX_LIVE)
+        r->overflow = true;
+    else
+        r->ids[r->count++] = body;
+    return true;
+}
+
+// The bodies a point query reports are exactly the live ones that contain the point, each once.
+static void check_point_query(cw_world *world, fz_reader *r)
+{
+    cw_vec2 p = pick_point(r);
+    reported got = {{{0, 0}}, 0, false};
+    bool ok = cw_world_query_point(world, p, cw_default_query_filter(), collect_body, &got);
+    if (!isfinite(p.x) || !isfinite(p.y)) {
+        expect_failure(ok, "cw_world_query_point at a non-finite point");
+        return;
+    }
+    FZ_CHECK(ok && !got.overflow, "cw_world_query_point failed: %s", cw_last_error());
+    int expected = 0;
+    for (int k = 0; k < live_count; k++) {
+        bool inside = wanted_by_default_filter(&live[k]) && cw_shape_contains_point(&live[k].shape, &live[k].transform, p);
+        int seen = 0;
+        for (int j = 0; j < got.count; j++)
+            seen += same_id(got.ids[j], live[k].id);
+        FZ_CHECK(seen == (inside ? 1 : 0), "point (%a, %a): body (%u,%u) reported %d times, contains it: %d", p.x,
+                 p.y, live[k].id.index, live[k].id.generation, seen, inside);
+        expected += inside;
+    }
+    FZ_CHECK(got.count == expected, "point query reported %d bodies, %d contain the point", got.count, expected);
+}
+
+// The closest hit of a ray is the nearest of every live body's own hit.
+static void check_ray_query(cw_world *world, fz_reader *r)
+{
+    cw_vec2 o = pick_point(r), d = {fz_float(r, 256.0f), fz_float(r, 256.0f)};
+    cw_ray_hit hit;
+    cw_clear_error();
+    bool found = cw_world_raycast_closest(world, o, d, cw_default_query_filter(), &hit);
+    if (!isfinite(o.x) || !isfinite(o.y) || !isfinite(d.x) || !isfinite(d.y) || (d.x == 0 && d.y == 0)) {
+        expect_failure(found, "cw_world_raycast_closest with a bad ray");
+        return;
+    }
+    FZ_CHECK(cw_last_error()[0] == '\0', "cw_world_raycast_closest failed: %s", cw_last_error());
+    float best = 2;
+    for (int k = 0; k < live_count; k++) {
+        cw_ray_hit own;
+        if (wanted_by_default_filter(&live[k]) && cw_shape_raycast(&live[k].shape, &live[k].transform, o, d, &own) &&
+            own.fraction < best)
+            best = own.fraction;
+    }
+    FZ_CHECK(found == (best <= 1), "ray (%a, %a) + (%a, %a): world found %d, brute force %d", o.x, o.y, d.x, d.y,
+             found, best <= 1);
+    FZ_CHECK(!found || hit.fraction == best, "ray (%a, %a) + (%a, %a): closest fraction %a, brute force %a", o.x, o.y,
+             d.x, d.y, hit.fraction, best);
+}
+
 static void expect_failure(bool ok, const char *what)
 {
     FZ_CHECK(!ok, "%s succeeded but should fail", what);
@@ -296,7 +378,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         uint8_t code = fz_u8(&r);
         cw_body_id id;
         cw_clear_error();
-        switch (code % 8) {
+        switch (code % 10) {
         case 0:
         case 1: { // create
             current_op = "cw_body_create";
@@ -376,6 +458,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             live[k].category = category, live[k].collides_with = collides_with;
             break;
         }
+        case 8: // a point query against brute force
+            current_op = "cw_world_query_point";
+            check_point_query(world, &r);
+            break;
+        case 9: // a closest-hit ray against brute force
+            current_op = "cw_world_raycast_closest";
+            check_ray_query(world, &r);
+            break;
         default:
             current_op = "cw_world_step";
             step_and_check(world, with_stay);

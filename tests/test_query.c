@@ -2003,7 +2003,37 @@ static void test_ray_from_outline(void **state)
     assert_true(hit.normal.x == 1 && hit.normal.y == 0);
 }
 
+// Found by the world fuzzer: at y = -1e30 a sprite's float AABB has no height, while the exact
+// test in the sprite's own frame still finds where a ray from its corner enters it.
+static void test_ray_far_from_origin(void **state)
+{
+    (void)state;
+    unsigned char alpha[24];
+    memset(alpha, 255, sizeof alpha);
+    cw_mask *mask = cw_mask_from_alpha(alpha, 12, 2, 12, 128);
+    assert_non_null(mask);
+    cw_world_def wd = cw_default_world_def();
+    cw_world *w = cw_world_create(&wd);
+    assert_non_null(w);
+    cw_body_def def = cw_default_body_def();
+    def.shape = cw_shape_mask(mask);
+    def.transform.position = (cw_vec2){0, -1e30f};
+    def.transform.scale = (cw_vec2){0.33f, 0.33f};
+    assert_false(cw_body_id_is_null(cw_body_create(w, &def)));
+    cw_vec2 origin = {-1, -1e30f}, ray = {100, 1e-37f};
+    for (int step = 0; step < 2; step++) { // changed since the last step, then filed in the grid
+        cw_ray_hit alone, hit;
+        assert_true(cw_shape_raycast(&def.shape, &def.transform, origin, ray, &alone));
+        assert_true(cw_world_raycast_closest(w, origin, ray, cw_default_query_filter(), &hit));
+        assert_true(hit.fraction == alone.fraction);
+        cw_world_step(w);
+    }
+    cw_world_destroy(w);
+    cw_mask_destroy(mask);
+}
+
 const struct CMUnitTest query_tests[] = {
+    cmocka_unit_test(test_ray_far_from_origin),
     cmocka_unit_test(test_ray_cell_boundaries),
     cmocka_unit_test(test_ray_from_outline),
     cmocka_unit_test(test_reference_by_hand),

@@ -204,12 +204,17 @@ bool cw_world_query_shape(cw_world *world, const cw_shape *shape, const cw_trans
 
 // --- rays ---
 
-// Whether the segment, up to the current limit, passes through the box (closed: a cheap filter).
+// Whether the segment, up to the current limit, passes through the box: a cheap filter, so the box
+// is widened by a millionth of its coordinates (far from the origin a float AABB can have no
+// extent while the exact test, in the shape's own frame, still finds the hit).
 static bool ray_meets_box(const query *q, const cw__box *box)
 {
     double t0 = 0, t1 = q->limit;
     const double o[2] = {q->point.x, q->point.y}, d[2] = {q->translation.x, q->translation.y};
-    const double lo[2] = {box->min_x, box->min_y}, hi[2] = {box->max_x, box->max_y};
+    const double margin[2] = {1e-6 * (fabs(box->min_x) + fabs(box->max_x)) + 1e-30,
+                              1e-6 * (fabs(box->min_y) + fabs(box->max_y)) + 1e-30};
+    const double lo[2] = {box->min_x - margin[0], box->min_y - margin[1]};
+    const double hi[2] = {box->max_x + margin[0], box->max_y + margin[1]};
     for (int axis = 0; axis < 2; axis++) {
         if (d[axis] == 0) {
             if (o[axis] < lo[axis] || o[axis] > hi[axis])
