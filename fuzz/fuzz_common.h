@@ -140,4 +140,17 @@ static void (*fz_context_printer)(void);
         }                                                                                          \
     } while (0)
 
+
+// Sizes and scales within [1e-6, 1e6] and positions and origins below 1e7: where the header
+// specifies manifolds (see cw_manifold).
+static inline bool fz_moderate_value(float v, float lo, float hi) { return v == 0 || (fabsf(v) >= lo && fabsf(v) <= hi); }
+static inline bool fz_moderate(const cw_shape *s, const cw_transform *t)
+{
+    bool size = s->type != CW_SHAPE_BOX ||
+                (fz_moderate_value(s->size.x, 1e-6f, 1e6f) && fz_moderate_value(s->size.y, 1e-6f, 1e6f));
+    return size && fz_moderate_value(t->scale.x, 1e-6f, 1e6f) && fz_moderate_value(t->scale.y, 1e-6f, 1e6f) &&
+           fz_moderate_value(t->position.x, 0, 1e7f) && fz_moderate_value(t->position.y, 0, 1e7f) &&
+           fz_moderate_value(t->origin.x, 0, 1e7f) && fz_moderate_value(t->origin.y, 0, 1e7f);
+}
+
 #endif

@@ -62,17 +62,6 @@ static void print_case(void)
 static bool verbose;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
-// Sizes and scales within [1e-6, 1e6] and positions and origins below 1e7: where manifolds are
-// specified (see cw_manifold in the header).
-static bool moderate(float v, float lo, float hi) { return v == 0 || (fabsf(v) >= lo && fabsf(v) <= hi); }
-static bool moderate_magnitudes(const cw_shape *s, const cw_transform *t)
-{
-    bool size = s->type != CW_SHAPE_BOX || (moderate(s->size.x, 1e-6f, 1e6f) && moderate(s->size.y, 1e-6f, 1e6f));
-    return size && moderate(t->scale.x, 1e-6f, 1e6f) && moderate(t->scale.y, 1e-6f, 1e6f) &&
-           moderate(t->position.x, 0, 1e7f) && moderate(t->position.y, 0, 1e7f) && moderate(t->origin.x, 0, 1e7f) &&
-           moderate(t->origin.y, 0, 1e7f);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -132,7 +121,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                      "manifold written without an overlap");
         } else {
             // The header promises a unit normal and finite values for moderate placements only.
-            bool moderate = moderate_magnitudes(&a, &ta) && moderate_magnitudes(&b, &tb);
+            bool moderate = fz_moderate(&a, &ta) && fz_moderate(&b, &tb);
             float len = hypotf(mab.normal.x, mab.normal.y);
             FZ_CHECK(!moderate || fabsf(len - 1.0f) < 1e-3f, "normal length %g", len);
             FZ_CHECK(!moderate || (isfinite(mab.point.x) && isfinite(mab.point.y) && isfinite(mab.depth)),

@@ -229,8 +229,8 @@ cw_aabb cw__body_aabb(const cw__body *body)
         double hx = fabs(o->ux) + fabs(o->vx), hy = fabs(o->uy) + fabs(o->vy);
         return (cw_aabb){{float_down(o->cx - hx), float_down(o->cy - hy)}, {float_up(o->cx + hx), float_up(o->cy + hy)}};
     }
-    // The hull's extremes along the world axes, as plain linear maps of the texel coordinates (a
-    // loop the compiler vectorises); the translation is added once at the end.
+    // The hull's extremes along the world axes, as plain linear maps of the texel coordinates; the
+    // translation is added once at the end.
     const cw__xf *xf = &body->xf;
     const double xx = xf->c * xf->sx, xy = -xf->s * xf->sy, yx = xf->s * xf->sx, yy = xf->c * xf->sy;
     for (int i = 0; i < m->hull_count; i++) {

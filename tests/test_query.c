@@ -2032,7 +2032,33 @@ static void test_ray_far_from_origin(void **state)
     cw_mask_destroy(mask);
 }
 
+// Found by the world fuzzer: a box's AABB, computed as centre minus half extent, fell a hair inside
+// its true corner, so a point query exactly on the corner (inside by the half-open rule) missed it.
+static void test_point_on_a_box_corner(void **state)
+{
+    (void)state;
+    cw_world_def wd = cw_default_world_def();
+    cw_world *w = cw_world_create(&wd);
+    assert_non_null(w);
+    cw_body_def def = cw_default_body_def();
+    def.shape = cw_shape_box(12.5f, 12.5f);
+    def.transform.position = (cw_vec2){0x1.b3p-1f, -0x1.002804p-83f};
+    def.transform.rotation = 0x1.312dp+23f;
+    def.transform.scale = (cw_vec2){-0x1p-126f, -0x1.7c28f6p+1f};
+    assert_false(cw_body_id_is_null(cw_body_create(w, &def)));
+    assert_true(cw_shape_contains_point(&def.shape, &def.transform, def.transform.position));
+    for (int step = 0; step < 2; step++) {
+        found f;
+        found_reset(&f, 0);
+        assert_true(cw_world_query_point(w, def.transform.position, cw_default_query_filter(), collect, &f));
+        assert_int_equal(f.calls, 1);
+        cw_world_step(w);
+    }
+    cw_world_destroy(w);
+}
+
 const struct CMUnitTest query_tests[] = {
+    cmocka_unit_test(test_point_on_a_box_corner),
     cmocka_unit_test(test_ray_far_from_origin),
     cmocka_unit_test(test_ray_cell_boundaries),
     cmocka_unit_test(test_ray_from_outline),

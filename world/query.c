@@ -144,7 +144,12 @@ bool cw_world_query_point(cw_world *world, cw_vec2 point, cw_query_filter filter
         return false;
     }
     query q = {.filter = filter, .test = test_point, .fn = fn, .context = context, .point = point};
-    q.box = (cw__box){point.x, point.y, point.x, point.y};
+    // The cells around the point, not just its own: an AABB computed in double (centre minus half
+    // extent) can fall a hair inside a shape's true corner, and a point exactly there belongs to the
+    // shape. The hair is far below a millionth of the shape's size and place.
+    float size = world->grid.cell_size;
+    float ex = (fabsf(point.x) + size) * 1e-6f, ey = (fabsf(point.y) + size) * 1e-6f;
+    q.box = (cw__box){point.x - ex, point.y - ey, point.x + ex, point.y + ey};
     start(&q, world);
     return run_region_query(&q);
 }
