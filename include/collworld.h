@@ -389,9 +389,10 @@ CW_API cw_world_stats cw_world_get_stats(const cw_world *world);
 /// Questions asked of the world between steps or from inside contact callbacks. They see the
 /// bodies as they are now: shapes, transforms and filters set since the last step count, and so do
 /// bodies created since (destroyed ones are gone at once). They go through the broadphase grid, so
-/// a query costs what it touches, not what the world holds. Queries never change the world and
-/// never call the contact callbacks; a query callback may not create, destroy or change bodies
-/// (such calls fail with an error while the query runs).
+/// a query costs what it touches, not what the world holds. Queries never allocate, never change
+/// the world and never call the contact callbacks; a query callback may not create, destroy or
+/// change bodies (user data included), step or destroy the world, or start another query (such
+/// calls fail with an error while the query runs).
 /// @{
 
 /// Which bodies a query reports: a body is reported iff `(body.category & filter.collides_with)`
