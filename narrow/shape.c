@@ -219,30 +219,26 @@ static float float_up(double x)
 cw_aabb cw__body_aabb(const cw__body *body)
 {
     const cw_mask *m = body->mask;
+    const cw__xf *xf = &body->xf;
     if (m->count == 0) { // nothing covered: a point, so that it is still somewhere sensible
-        cw_vec2 at = {(float)body->xf.px, (float)body->xf.py};
+        cw_vec2 at = {(float)xf->px, (float)xf->py};
         return (cw_aabb){at, at};
     }
-    double lo_x = INFINITY, lo_y = INFINITY, hi_x = -INFINITY, hi_y = -INFINITY;
-    if (body->is_box) { // centre plus the half edges' extents: no corner loop
-        const cw__obb *o = &body->obb;
-        double hx = fabs(o->ux) + fabs(o->vx), hy = fabs(o->uy) + fabs(o->vy);
-        return (cw_aabb){{float_down(o->cx - hx), float_down(o->cy - hy)}, {float_up(o->cx + hx), float_up(o->cy + hy)}};
-    }
-    // The hull's extremes along the world axes, as plain linear maps of the texel coordinates; the
-    // translation is added once at the end.
-    const cw__xf *xf = &body->xf;
+    // Each corner of the hull (a box's four, or the mask's opaque hull) is mapped relative to the
+    // origin and the position added last: a corner at the origin lands exactly on the position, and
+    // a huge shape loses no precision near its pivot (centre plus or minus half extents would).
     const double xx = xf->c * xf->sx, xy = -xf->s * xf->sy, yx = xf->s * xf->sx, yy = xf->c * xf->sy;
+    double lo_x = INFINITY, lo_y = INFINITY, hi_x = -INFINITY, hi_y = -INFINITY;
     for (int i = 0; i < m->hull_count; i++) {
-        double hx = m->hull[2 * i], hy = m->hull[2 * i + 1];
+        double hx = m->hull[2 * i] - xf->ox, hy = m->hull[2 * i + 1] - xf->oy;
         double wx = xx * hx + xy * hy, wy = yx * hx + yy * hy;
         lo_x = cw__min(lo_x, wx);
         lo_y = cw__min(lo_y, wy);
         hi_x = cw__max(hi_x, wx);
         hi_y = cw__max(hi_y, wy);
     }
-    double tx = xf->px - (xx * xf->ox + xy * xf->oy), ty = xf->py - (yx * xf->ox + yy * xf->oy);
-    return (cw_aabb){{float_down(lo_x + tx), float_down(lo_y + ty)}, {float_up(hi_x + tx), float_up(hi_y + ty)}};
+    return (cw_aabb){{float_down(lo_x + xf->px), float_down(lo_y + xf->py)},
+                     {float_up(hi_x + xf->px), float_up(hi_y + xf->py)}};
 }
 
 bool cw_shape_aabb(const cw_shape *shape, const cw_transform *transform, cw_aabb *aabb)

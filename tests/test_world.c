@@ -1197,6 +1197,39 @@ static void test_stays_without_begins(void **state)
     cw_world_destroy(w);
 }
 
+// Found by the world fuzzer: a box 3e22 units long, turned, overlaps a small sprite at its pivot
+// corner; its AABB (centre plus or minus half extents) lost every digit below 1e6 there.
+static void test_huge_box_at_its_pivot(void **state)
+{
+    (void)state;
+    wr_world *w = make_world("huge box", NULL, NULL);
+    cw_body_def big = cw_default_body_def();
+    big.shape = cw_shape_box(0x1.f7fff8p+2f, 0x1p+73f);
+    big.transform = at(1, 1);
+    big.transform.rotation = 1;
+    big.transform.scale = (cw_vec2){-0x1.ce147ap+1f, -0x1.ce147ap+1f};
+    ref_shape big_ref = ref_box(0x1.f7fff8p+2f, 0x1p+73f);
+    assert_true(wr_body_create(w, &big, &big_ref, 0) >= 0);
+    // A small striped sprite at the big box's pivot corner (the fuzzer's case).
+    unsigned char *solid = calloc(16, 1);
+    assert_non_null(solid);
+    for (int j = 0; j < 4; j++)
+        solid[4 * j] = solid[4 * j + 2] = 1;
+    gen_shape stripes;
+    assert_true(gen_mask_shape(&stripes, solid, 4, 4, GEN_VLINES, 0, 1));
+    cw_body_def small = cw_default_body_def();
+    small.shape = stripes.shape;
+    small.transform = at(1, 0x1p-148f);
+    small.transform.scale = (cw_vec2){0.25f, 0.25f};
+    small.is_static = true;
+    assert_true(cw_overlap(&big.shape, &big.transform, &small.shape, &small.transform, NULL));
+    assert_true(wr_body_create(w, &small, &stripes.ref, 0) >= 0);
+    STEP(w);
+    assert_int_equal(count_phase(w, WR_BEGIN), 1);
+    finish(w);
+    gen_shape_free(&stripes);
+}
+
 // Masks under rotation and mirroring, one stepping reference scene (few bodies, every pair checked).
 static void test_mask_scene(void **state)
 {
@@ -1257,4 +1290,5 @@ const struct CMUnitTest world_tests[] = {
     cmocka_unit_test(test_mask_scene),
     cmocka_unit_test(test_extreme_placements),
     cmocka_unit_test(test_stays_without_begins),
+    cmocka_unit_test(test_huge_box_at_its_pivot),
 };
