@@ -392,7 +392,9 @@ CW_API cw_world_stats cw_world_get_stats(const cw_world *world);
 /// a query costs what it touches, not what the world holds. Queries never allocate, never change
 /// the world and never call the contact callbacks; a query callback may not create, destroy or
 /// change bodies (user data included), step or destroy the world, or start another query (such
-/// calls fail with an error while the query runs).
+/// calls fail with an error while the query runs). Like manifolds, query answers are specified for
+/// moderate placements (sizes and scales in [1e-6, 1e6], positions below 1e7): a body whose world
+/// AABB leaves the float range may be missed.
 /// @{
 
 /// Which bodies a query reports: a body is reported iff `(body.category & filter.collides_with)`

@@ -218,6 +218,8 @@ static bool ray_meets_box(const query *q, const cw__box *box)
     const double o[2] = {q->point.x, q->point.y}, d[2] = {q->translation.x, q->translation.y};
     const double margin[2] = {1e-6 * (fabs(box->min_x) + fabs(box->max_x)) + 1e-30,
                               1e-6 * (fabs(box->min_y) + fabs(box->max_y)) + 1e-30};
+    if (!isfinite(margin[0]) || !isfinite(margin[1]))
+        return true; // beyond the float range the box says nothing: the exact test decides
     const double lo[2] = {box->min_x - margin[0], box->min_y - margin[1]};
     const double hi[2] = {box->max_x + margin[0], box->max_y + margin[1]};
     for (int axis = 0; axis < 2; axis++) {
