@@ -229,7 +229,14 @@ cw_aabb cw__body_aabb(const cw__body *body)
     // a huge shape loses no precision near its pivot (centre plus or minus half extents would).
     const double xx = xf->c * xf->sx, xy = -xf->s * xf->sy, yx = xf->s * xf->sx, yy = xf->c * xf->sy;
     double lo_x = INFINITY, lo_y = INFINITY, hi_x = -INFINITY, hi_y = -INFINITY;
-    for (int i = 0; i < m->hull_count; i++) {
+    if (body->is_box) { // the unit square's corners: each axis's extremes are sums of per-edge extremes
+        double ax0 = -xf->ox, ax1 = 1 - xf->ox, ay0 = -xf->oy, ay1 = 1 - xf->oy;
+        lo_x = cw__min(xx * ax0, xx * ax1) + cw__min(xy * ay0, xy * ay1);
+        hi_x = cw__max(xx * ax0, xx * ax1) + cw__max(xy * ay0, xy * ay1);
+        lo_y = cw__min(yx * ax0, yx * ax1) + cw__min(yy * ay0, yy * ay1);
+        hi_y = cw__max(yx * ax0, yx * ax1) + cw__max(yy * ay0, yy * ay1);
+    }
+    for (int i = 0; i < m->hull_count && !body->is_box; i++) {
         double hx = m->hull[2 * i] - xf->ox, hy = m->hull[2 * i + 1] - xf->oy;
         double wx = xx * hx + xy * hy, wy = yx * hx + yy * hy;
         lo_x = cw__min(lo_x, wx);
