@@ -139,7 +139,6 @@ static void add_to_cell(cw__grid *grid, uint32_t index, int32_t cx, int32_t cy)
     grid->nodes[n] = (struct cw__node){(int32_t)index, cell->head};
     cell->head = n;
     cell->count++;
-    grid->filed++;
 }
 
 static void remove_from_cell(cw__grid *grid, uint32_t index, int32_t cx, int32_t cy)
@@ -152,7 +151,6 @@ static void remove_from_cell(cw__grid *grid, uint32_t index, int32_t cx, int32_t
             *link = grid->nodes[n].next;
             grid->nodes[n].next = grid->free_node;
             grid->free_node = n;
-            grid->filed--;
             if (--cell->count == 0)
                 delete_slot(grid, slot);
             return;
@@ -282,13 +280,6 @@ void cw__grid_remove(cw__grid *grid, uint32_t index)
     grid->proxies[index].live = false;
 }
 
-// Candidates are pairs whose AABBs meet, touching included: far from the origin (or with an
-// overflowing transform) a shape's float AABB can have no extent while the exact test, done in
-// double relative to one shape, still finds an overlap.
-static bool boxes_overlap(const cw__box *a, const cw__box *b)
-{
-    return a->min_x <= b->max_x && b->min_x <= a->max_x && a->min_y <= b->max_y && b->min_y <= a->max_y;
-}
 
 // Whether a pair (p moved, q another proxy) is reported from p's side: not both static, and when
 // both moved only from the lower index.
@@ -309,7 +300,7 @@ static void pairs_in_cells(const cw__grid *grid, uint32_t p, cw__pair_list *out)
             for (int32_t n = cell->head; n >= 0; n = grid->nodes[n].next) {
                 uint32_t q = (uint32_t)grid->nodes[n].proxy;
                 const cw__proxy *pq = &grid->proxies[q];
-                if (q == p || !reported_from(grid, p, q) || !boxes_overlap(&pp->box, &pq->box))
+                if (q == p || !reported_from(grid, p, q) || !cw__boxes_meet(&pp->box, &pq->box))
                     continue;
                 // Only the cell holding the min corner of the intersection reports the pair; cells
                 // are monotonic in the coordinates, so that is the larger of the two min cells.
@@ -333,7 +324,7 @@ static void pairs_with_large(const cw__grid *grid, uint32_t p, cw__pair_list *ou
         uint32_t q = grid->large[i];
         const cw__proxy *pq = &grid->proxies[q];
         bool ours = pp->large ? reported_from(grid, p, q) : !(pp->is_static && pq->is_static);
-        if (q == p || !ours || !boxes_overlap(&pp->box, &pq->box))
+        if (q == p || !ours || !cw__boxes_meet(&pp->box, &pq->box))
             continue;
         cw__pair_list_add(out, p < q ? p : q, p < q ? q : p);
     }
@@ -351,7 +342,7 @@ static bool large_meets(void *context, uint32_t q)
 {
     const large_search *s = context;
     const cw__proxy *pp = &s->grid->proxies[s->p], *pq = &s->grid->proxies[q];
-    if (pq->moved_stamp == s->grid->stamp || (pp->is_static && pq->is_static) || !boxes_overlap(&pp->box, &pq->box))
+    if (pq->moved_stamp == s->grid->stamp || (pp->is_static && pq->is_static) || !cw__boxes_meet(&pp->box, &pq->box))
         return true;
     // A filed proxy may sit in several of the large one's cells: only the cell holding the min corner
     // of the intersection reports the pair.
@@ -379,7 +370,7 @@ static void large_with_cells(const cw__grid *grid, uint32_t p, cw__pair_list *ou
     for (uint32_t q = 0; q < grid->proxy_capacity; q++) {
         const cw__proxy *pq = &grid->proxies[q];
         if (!pq->live || pq->large || pq->moved_stamp == grid->stamp || (pp->is_static && pq->is_static) ||
-            !boxes_overlap(&pp->box, &pq->box))
+            !cw__boxes_meet(&pp->box, &pq->box))
             continue;
         cw__pair_list_add(out, p < q ? p : q, p < q ? q : p);
     }
@@ -606,7 +597,7 @@ static void refile_all(cw__grid *grid)
 {
     for (uint32_t i = 0; i < grid->cell_capacity; i++)
         grid->cells[i] = (cw__cell){CELL_EMPTY, -1, 0};
-    grid->cell_count = grid->filed = grid->small_count = grid->large_count = 0;
+    grid->cell_count = grid->small_count = grid->large_count = 0;
     grid->free_node = -1;
     for (int32_t n = (int32_t)grid->node_capacity - 1; n >= 0; n--) {
         grid->nodes[n].next = grid->free_node;

@@ -20,6 +20,14 @@ typedef struct cw__box {
     float min_x, min_y, max_x, max_y;
 } cw__box;
 
+// Whether two boxes meet, touching included. Candidates (and the queries' cheap filters) use it:
+// far from the origin (or with an overflowing transform) a shape's float AABB can have no extent
+// while the exact test, done in double relative to one shape, still finds an overlap.
+static inline bool cw__boxes_meet(const cw__box *a, const cw__box *b)
+{
+    return a->min_x <= b->max_x && b->min_x <= a->max_x && a->min_y <= b->max_y && b->min_y <= a->max_y;
+}
+
 // Candidate pairs as they are found (AABBs overlap with positive area; not both static): two
 // proxy indices each, the lower first. Owned by the caller, grown by the grid.
 typedef struct cw__pair_list {
@@ -68,7 +76,6 @@ typedef struct cw__grid {
     int32_t free_node;
     uint32_t *large;                 // indices of the large proxies
     uint32_t large_count, large_capacity;
-    uint32_t filed;                  // cell entries in use
     uint32_t small_count;            // live proxies that are not large
     bool cells_stale;                // the cell table is out of date (see pairs_by_scan)
     struct cw__member *crowd;        // scratch for cells more crowded than the stack buffer

@@ -109,12 +109,6 @@ static bool boxes_overlap(const cw__box *a, const cw__box *b)
     return fmaxf(a->min_x, b->min_x) < fminf(a->max_x, b->max_x) && fmaxf(a->min_y, b->min_y) < fminf(a->max_y, b->max_y);
 }
 
-// Whether two boxes meet, touching included: the shape query's cheap filter, which must not drop a
-// pair that cw_overlap() (in double) finds overlapping where float boxes have no extent.
-static bool boxes_meet(const cw__box *a, const cw__box *b)
-{
-    return a->min_x <= b->max_x && b->min_x <= a->max_x && a->min_y <= b->max_y && b->min_y <= a->max_y;
-}
 
 // Runs a point, box or shape query over the grid cells of q->box and the changed bodies.
 static bool run_region_query(query *q)
@@ -185,7 +179,7 @@ bool cw_world_query_aabb(cw_world *world, cw_aabb box, cw_query_filter filter, c
 static bool test_shape(query *q, uint32_t index)
 {
     cw__box box = box_of(q->world, index);
-    if (!boxes_meet(&box, &q->box))
+    if (!cw__boxes_meet(&box, &q->box)) // not positive area: cw_overlap works in double
         return true;
     cw_manifold manifold;
     if (!cw__overlap_bodies(q->shape, &q->world->slots[index].prepared, q->want_manifold ? &manifold : NULL))
