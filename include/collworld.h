@@ -169,10 +169,13 @@ typedef struct cw_aabb {
 } cw_aabb;
 
 /// Computes the world AABB of what `shape` covers under `transform`: for a mask, the box around its
-/// opaque texels only (transparent borders of a sprite cost nothing). A mask with no opaque texel
-/// gives an empty box at the transform's position (min == max). A shape whose world extent leaves
-/// the float range gets infinite (or, past the double range, NaN) bounds. Returns false with an error
-/// on bad input (NULL pointers, invalid shape or transform).
+/// opaque texels only (transparent borders of a sprite cost nothing), rounded outward to floats. A
+/// mask with no opaque texel gives an empty box at the transform's position (min == max). A shape
+/// whose world extent leaves the float range gets infinite (or, past the double range, NaN) bounds.
+/// Far beyond moderate placements (see cw_overlap()), where double rounding may exceed the touching
+/// tolerance, the box is widened by that rounding (a relative 4e-15 of the position and pivot offset)
+/// so that it still holds everything cw_overlap() can find. Returns false with an error on bad input
+/// (NULL pointers, invalid shape or transform).
 CW_API bool cw_shape_aabb(const cw_shape *shape, const cw_transform *transform, cw_aabb *aabb);
 
 /// Contact data for two overlapping shapes. For (b, a) instead of (a, b) the normal is negated and
@@ -207,6 +210,12 @@ typedef struct cw_manifold {
 /// `cw_overlap(a, ta, b, tb)` always equals `cw_overlap(b, tb, a, ta)`. Work is done relative to one
 /// of the two shapes, so pairs far from the world origin keep their precision. Configurations within
 /// about 1e-6 local units of merely touching count as touching (no overlap).
+///
+/// Transforms are combined in double precision: for moderate placements (positions, pivot offsets
+/// and sizes as for cw_manifold) rounding stays far below that tolerance and the answer is exact.
+/// Far beyond them (a pivot 1e30 units outside the sprite, a box 1e28 long beside a small sprite)
+/// rounding may exceed it; then shapes whose cw_shape_aabb() boxes do not meet never overlap, so the
+/// answer is always the one the world gives, and it stays deterministic and symmetric.
 ///
 /// If `manifold` is non-NULL and the shapes overlap, it is filled (see cw_manifold); for masks this
 /// costs tens of plain tests (about 40x for two 64x64 sprites: a sampling pass and a bisection of

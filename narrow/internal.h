@@ -141,6 +141,9 @@ bool cw__overlap_bodies(const cw__body *a, const cw__body *b, cw_manifold *manif
 
 // World AABB of a prepared body, rounded outward to floats (a point at the position if empty).
 cw_aabb cw__body_aabb(const cw__body *body);
+// cw__rounding() and cw__tolerance() of a prepared body.
+double cw__body_rounding(const cw__body *body);
+double cw__body_tolerance(const cw__body *body);
 
 // Exact test for two mask bodies: true iff they overlap with positive area. Deterministic for a
 // given (a, b); the caller puts them in canonical order.
@@ -229,9 +232,39 @@ int cw__clip_polygon(double *px, double *py, int n, double a, double b, double c
 // Centroid of a convex polygon (the mean of its points when it has no area).
 void cw__polygon_centroid(const double *px, const double *py, int n, double *x, double *y);
 
+// Touching tolerance, in local units of a shape (texels for a mask, the caller's units for a box).
+#define CW__EPS 1e-6
+
 // fmin/fmax without the NaN rules, so they compile to one instruction (inputs are never NaN).
 static inline double cw__min(double a, double b) { return a < b ? a : b; }
 static inline double cw__max(double a, double b) { return a > b ? a : b; }
+
+// A bound, in world units, on how far double rounding may move a world point of one placement: the
+// computations add the position, the mapped pivot and the mapped texel corners, each good to a few
+// units in the last place of the largest of those terms (32 units allowed here). (xx xy; yx yy) is
+// the placement's linear map, reach_x/y bound the local coordinates' distance from the pivot.
+static inline double cw__rounding(double px, double py, double xx, double xy, double yx, double yy, double reach_x,
+                                  double reach_y)
+{
+    double mx = fabs(px) + fabs(xx) * reach_x + fabs(xy) * reach_y;
+    double my = fabs(py) + fabs(yx) * reach_x + fabs(yy) * reach_y;
+    return 0x1p-48 * cw__max(mx, my);
+}
+
+// The touching tolerance (CW__EPS local units) in world units, along the shorter scaled axis.
+static inline double cw__tolerance(double scale_x, double scale_y)
+{
+    return CW__EPS * cw__min(fabs(scale_x), fabs(scale_y));
+}
+
+// Whether rounding may come near the touching tolerance for a pair: moderate placements never do. Where
+// it may (a pivot 1e30 away cancelled by the position, a box 1e28 long beside a small sprite), the
+// exact tests may disagree with the AABBs (which allow for the rounding), so cw_overlap() asks them first:
+// the answer is then the world's, whose candidates are the pairs whose AABBs meet.
+static inline bool cw__rounding_matters(double rounding_a, double tolerance_a, double rounding_b, double tolerance_b)
+{
+    return 4 * (rounding_a + rounding_b) >= cw__min(tolerance_a, tolerance_b);
+}
 
 // Set bits in a word. __builtin_popcountll is a libgcc call on baseline x86-64 (no POPCNT).
 static inline int cw__popcount(uint64_t x)
@@ -241,8 +274,5 @@ static inline int cw__popcount(uint64_t x)
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
     return (int)((x * 0x0101010101010101ull) >> 56);
 }
-
-// Touching tolerance, in local units of a shape (texels for a mask, the caller's units for a box).
-#define CW__EPS 1e-6
 
 #endif

@@ -144,7 +144,9 @@ static double contact_depth(const cw__body *a, const cw__body *b, const contact 
     project_box(c->box_body, c->x0, c->y0, c->x1, c->y1, c->nx, c->ny, &lo_p, &hi_p);
     project_box(a, a->mask->x0, a->mask->y0, a->mask->x1, a->mask->y1, c->nx, c->ny, &lo_a, &hi_a);
     project_box(b, b->mask->x0, b->mask->y0, b->mask->x1, b->mask->y1, c->nx, c->ny, &lo_b, &hi_b);
-    double lo = 0, hi = hi_a - lo_b + tolerance; // b's box wholly past a's box: surely apart
+    // b's box wholly past a's box: surely apart. Never below the tolerance: beyond moderate placements
+    // (a pivot 1e30 away) the projections may lose the boxes, and the depth must stay positive.
+    double lo = 0, hi = cw__max(hi_a - lo_b + tolerance, tolerance);
     double guess = hi_p - lo_p + tolerance;
     if (guess < hi) {
         if (moved_overlaps(a, b, c->nx * guess, c->ny * guess))

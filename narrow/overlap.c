@@ -21,6 +21,30 @@ static int compare_bodies(const cw__body *a, const cw__body *b)
     return 0;
 }
 
+// cw__rounding_matters() for two unrotated masks, from their transforms (as cw__prepare() would
+// give them: cosine 1, sine 0).
+static bool rounding_matters_unrotated(const cw_mask *ma, const cw_transform *ta, const cw_mask *mb,
+                                       const cw_transform *tb)
+{
+    const cw_transform *t[2] = {ta, tb};
+    const cw_mask *m[2] = {ma, mb};
+    double rounding[2], tolerance[2];
+    for (int k = 0; k < 2; k++) {
+        double sx = t[k]->scale.x, sy = t[k]->scale.y;
+        rounding[k] = cw__rounding(t[k]->position.x, t[k]->position.y, sx, 0, 0, sy,
+                                   fabs((double)t[k]->origin.x) + m[k]->width, fabs((double)t[k]->origin.y) + m[k]->height);
+        tolerance[k] = cw__tolerance(sx, sy);
+    }
+    return cw__rounding_matters(rounding[0], tolerance[0], rounding[1], tolerance[1]);
+}
+
+// Whether two AABBs meet, touching included (as the world's candidate pairs do).
+static bool aabbs_meet(const cw__body *a, const cw__body *b)
+{
+    cw_aabb p = cw__body_aabb(a), q = cw__body_aabb(b);
+    return p.min.x <= q.max.x && q.min.x <= p.max.x && p.min.y <= q.max.y && q.min.y <= p.max.y;
+}
+
 // The most common sprite pair, two unrotated masks at the same scale, without the general setup.
 // Returns false (not handled) for anything else, bad input included, which then takes the full path.
 static bool try_unrotated(const cw_shape *a, const cw_transform *ta, const cw_shape *b, const cw_transform *tb,
@@ -44,6 +68,8 @@ static bool try_unrotated(const cw_shape *a, const cw_transform *ta, const cw_sh
     }
     if (ta->scale.x < 0 || ta->scale.y < 0)
         return false; // mirrored: the texel grid runs the other way; leave it to the general path
+    if (rounding_matters_unrotated(a->mask, ta, b->mask, tb))
+        return false; // far beyond moderate placements: the general path consults the AABBs
     double dx = (double)ta->position.x - tb->position.x, dy = (double)ta->position.y - tb->position.y;
     if (ta->scale.x != 1.0f) // unscaled sprites skip the division
         dx /= ta->scale.x;
@@ -85,6 +111,10 @@ bool cw_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b, co
         return hit;
     cw__body body_a, body_b;
     if (!cw__prepare(a, ta, &body_a) || !cw__prepare(b, tb, &body_b))
+        return false;
+    if (cw__rounding_matters(cw__body_rounding(&body_a), cw__body_tolerance(&body_a), cw__body_rounding(&body_b),
+                             cw__body_tolerance(&body_b)) &&
+        !aabbs_meet(&body_a, &body_b))
         return false;
     return cw__overlap_bodies(&body_a, &body_b, manifold);
 }

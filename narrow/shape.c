@@ -176,6 +176,16 @@ cw__map cw__map_between(const cw__body *from, const cw__body *to)
     double cr = a->c * b->c + a->s * b->s, sr = a->s * b->c - a->c * b->s;
     snap(&cr, &sr);
     cw__map m;
+    if (cr == 1 && sr == 0 && a->sx == b->sx && a->sy == b->sy) {
+        // Same rotation and scale: a translation, its offset summed so that equal pivots cancel
+        // exactly, and as cw_overlap()'s unrotated path sums it (both must give the same answer).
+        double dx = a->px - b->px, dy = a->py - b->py;
+        double lx = b->c * dx + b->s * dy, ly = -b->s * dx + b->c * dy;
+        m.ux = 1, m.uy = 0, m.vx = 0, m.vy = 1;
+        m.ox = lx / b->sx - a->ox + b->ox;
+        m.oy = ly / b->sy - a->oy + b->oy;
+        return m;
+    }
     m.ux = cr * a->sx * b->inv_sx;
     m.uy = sr * a->sx * b->inv_sy;
     m.vx = -sr * a->sy * b->inv_sx;
@@ -244,8 +254,26 @@ cw_aabb cw__body_aabb(const cw__body *body)
         hi_x = cw__max(hi_x, wx);
         hi_y = cw__max(hi_y, wy);
     }
-    return (cw_aabb){{float_down(lo_x + xf->px), float_down(lo_y + xf->py)},
-                     {float_up(hi_x + xf->px), float_up(hi_y + xf->py)}};
+    // Where rounding may reach the touching tolerance (far beyond moderate placements: say a pivot
+    // 1e30 away, cancelled by the position), the bounds may be off by that much: widen them so that
+    // they hold whatever the exact tests could find. Elsewhere they stay tight.
+    double rounding = cw__body_rounding(body), slack = 4 * rounding >= cw__body_tolerance(body) ? rounding : 0;
+    return (cw_aabb){{float_down(lo_x + xf->px - slack), float_down(lo_y + xf->py - slack)},
+                     {float_up(hi_x + xf->px + slack), float_up(hi_y + xf->py + slack)}};
+}
+
+double cw__body_rounding(const cw__body *body)
+{
+    const cw__xf *xf = &body->xf;
+    double reach_x = fabs(xf->ox) + (body->is_box ? 1 : body->mask->width);
+    double reach_y = fabs(xf->oy) + (body->is_box ? 1 : body->mask->height);
+    return cw__rounding(xf->px, xf->py, xf->c * xf->sx, -xf->s * xf->sy, xf->s * xf->sx, xf->c * xf->sy, reach_x,
+                        reach_y);
+}
+
+double cw__body_tolerance(const cw__body *body)
+{
+    return cw__tolerance(body->scale_x, body->scale_y);
 }
 
 bool cw_shape_aabb(const cw_shape *shape, const cw_transform *transform, cw_aabb *aabb)

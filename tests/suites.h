@@ -26,13 +26,13 @@ extern const struct CMUnitTest alloc_tests[ALLOC_TEST_COUNT];
 #define EXACT_TEST_COUNT 13
 extern const struct CMUnitTest exact_tests[EXACT_TEST_COUNT];
 
-#define OVERLAP_TEST_COUNT 6
+#define OVERLAP_TEST_COUNT 7
 extern const struct CMUnitTest overlap_tests[OVERLAP_TEST_COUNT];
 
 #define MANIFOLD_TEST_COUNT 6
 extern const struct CMUnitTest manifold_tests[MANIFOLD_TEST_COUNT];
 
-#define WORLD_TEST_COUNT 16
+#define WORLD_TEST_COUNT 17
 extern const struct CMUnitTest world_tests[WORLD_TEST_COUNT];
 
 #define WORLD_RANDOM_TEST_COUNT 13

@@ -184,8 +184,100 @@ static void test_threads_share_masks(void **state)
     assert_int_equal(mismatches, 0);
 }
 
+// A random placement far beyond moderate ones: scale 2^-40 to 2^90 per axis (either sign), a pivot
+// up to 2^120 away, half the time cancelled by the position (exactly when unrotated).
+static void extreme_transform(gen_rng *r, const gen_shape *s, cw_transform *t)
+{
+    gen_random_transform(r, s, t);
+    t->scale.x = ldexpf(t->scale.x, gen_int(r, -40, 90));
+    t->scale.y = gen_chance(r, 0.5) ? t->scale.x : ldexpf(t->scale.y, gen_int(r, -40, 90));
+    if (gen_chance(r, 0.3))
+        t->rotation = 0;
+    t->origin = (cw_vec2){ldexpf((float)gen_range(r, -1, 1), gen_int(r, 0, 120)),
+                          ldexpf((float)gen_range(r, -1, 1), gen_int(r, 0, 120))};
+    t->position = (cw_vec2){ldexpf((float)gen_range(r, -1, 1), gen_int(r, 0, 100)),
+                            ldexpf((float)gen_range(r, -1, 1), gen_int(r, 0, 100))};
+    cw_vec2 cancel = {t->scale.x * t->origin.x, t->scale.y * t->origin.y};
+    if (gen_chance(r, 0.5) && isfinite(cancel.x) && isfinite(cancel.y))
+        t->position = cancel;
+}
+
+static bool boxes_meet(const cw_aabb *a, const cw_aabb *b)
+{
+    return a->min.x <= b->max.x && b->min.x <= a->max.x && a->min.y <= b->max.y && b->min.y <= a->max.y;
+}
+
+// Far beyond moderate placements rounding may exceed the touching tolerance, and the answer is no
+// longer exact; it must still be symmetric, never true for shapes whose AABBs are apart (the world's
+// candidates are the pairs whose AABBs meet: the world and cw_overlap() must agree), and true for a
+// non-empty shape against itself in the same placement. B goes near A's pivot (where a huge shape's
+// bounds are exact and its separating-axis test is not), a corner of A's AABB, or its centre.
+static void test_random_extreme_placements(void **state)
+{
+    (void)state;
+    int n = gen_scaled(4000), hits = 0, apart = 0;
+    for (int k = 0; k < n; k++) {
+        gen_rng r = gen_seed(0xe7e3e000ull + (uint64_t)k);
+        gen_shape sa, sb;
+        if (gen_chance(&r, 0.5))
+            gen_random_box(&r, &sa);
+        else
+            assert_true(gen_random_mask(&r, &sa));
+        if (gen_chance(&r, 0.5))
+            gen_random_box(&r, &sb);
+        else
+            assert_true(gen_random_mask(&r, &sb));
+        cw_transform ta, tb;
+        extreme_transform(&r, &sa, &ta);
+        gen_random_transform(&r, &sb, &tb); // B: a moderate pivot, sometimes an extreme scale
+        if (gen_chance(&r, 0.5))
+            tb.scale = (cw_vec2){ldexpf(tb.scale.x, gen_int(&r, -40, 90)), ldexpf(tb.scale.y, gen_int(&r, -40, 90))};
+        cw_aabb box_a, box_b;
+        assert_true(cw_shape_aabb(&sa.shape, &ta, &box_a));
+        double near_x = ta.position.x, near_y = ta.position.y; // near A's pivot, a corner or the centre
+        bool finite = isfinite(box_a.min.x) && isfinite(box_a.max.x) && isfinite(box_a.min.y) && isfinite(box_a.max.y);
+        int where = finite ? gen_int(&r, 0, 2) : 0;
+        if (where > 0) {
+            near_x = where == 1 ? box_a.min.x : 0.5 * ((double)box_a.min.x + box_a.max.x);
+            near_y = where == 1 ? box_a.max.y : 0.5 * ((double)box_a.min.y + box_a.max.y);
+        }
+        double reach = ldexp(1, gen_int(&r, -20, 30)), angle = gen_range(&r, 0, 6.3);
+        if (where == 2) // well inside A's AABB
+            reach = ldexp((double)box_a.max.x - box_a.min.x, gen_int(&r, -30, -2));
+        // Moves B so that its AABB's centre lands there (B's own pivot may be far from its sprite).
+        double to_x = near_x + reach * cos(angle), to_y = near_y + reach * sin(angle);
+        assert_true(cw_shape_aabb(&sb.shape, &tb, &box_b));
+        if (isfinite(box_b.min.x) && isfinite(box_b.max.x) && isfinite(box_b.min.y) && isfinite(box_b.max.y)) {
+            to_x += (double)tb.position.x - 0.5 * ((double)box_b.min.x + box_b.max.x);
+            to_y += (double)tb.position.y - 0.5 * ((double)box_b.min.y + box_b.max.y);
+        }
+        tb.position = (cw_vec2){(float)to_x, (float)to_y};
+        assert_true(cw_shape_aabb(&sb.shape, &tb, &box_b));
+        bool ab = cw_overlap(&sa.shape, &ta, &sb.shape, &tb, NULL), ba = cw_overlap(&sb.shape, &tb, &sa.shape, &ta, NULL);
+        bool self = cw_overlap(&sa.shape, &ta, &sa.shape, &ta, NULL);
+        bool empty = !sa.is_box && cw_mask_count(sa.mask) == 0;
+        if (ab != ba || (ab && !boxes_meet(&box_a, &box_b)) || (finite && !empty && !self)) {
+            printf("  case %d: ab %d ba %d self %d, AABBs (%a %a %a %a) and (%a %a %a %a)\n", k, ab, ba, self,
+                   (double)box_a.min.x, (double)box_a.min.y, (double)box_a.max.x, (double)box_a.max.y,
+                   (double)box_b.min.x, (double)box_b.min.y, (double)box_b.max.x, (double)box_b.max.y);
+            gen_print_shape(stdout, "a", &sa);
+            gen_print_transform(stdout, "ta", &ta);
+            gen_print_shape(stdout, "b", &sb);
+            gen_print_transform(stdout, "tb", &tb);
+            fail_msg("extreme placement case %d", k);
+        }
+        hits += ab;
+        apart += !boxes_meet(&box_a, &box_b);
+        gen_shape_free(&sa);
+        gen_shape_free(&sb);
+    }
+    printf("  %d extreme placements: %d overlap, %d with AABBs apart\n", n, hits, apart);
+    assert_true(hits > n / 50 && apart > n / 20);
+}
+
 const struct CMUnitTest overlap_tests[] = {
     cmocka_unit_test(test_random_box_box),   cmocka_unit_test(test_random_box_mask),
     cmocka_unit_test(test_random_mask_box),  cmocka_unit_test(test_random_mask_mask),
     cmocka_unit_test(test_random_near_contact), cmocka_unit_test(test_threads_share_masks),
+    cmocka_unit_test(test_random_extreme_placements),
 };

@@ -1230,6 +1230,59 @@ static void test_huge_box_at_its_pivot(void **state)
     gen_shape_free(&stripes);
 }
 
+// Found by the world fuzzer: a pivot 1e34 units outside a sprite, cancelled exactly by its position,
+// puts the sprite near the world origin; its AABB, the hull's corners summed with that pivot in
+// double, came out as the point (0, 0) and missed every contact. Random sprites placed that way
+// (unrotated, power-of-two scales, pivots beyond 2^77, so the cancellation is exact) among ordinary
+// sprites at position (0, 0) with their pivot there too, whose first row is transparent: cw_overlap()
+// is exact between the two kinds, and no ordinary sprite's AABB holds the point (0, 0).
+static void test_far_pivot_cancelled_by_position(void **state)
+{
+    (void)state;
+    gen_rng r = gen_seed(0xfa4b17);
+    enum { NS = 6, NB = 40 };
+    gen_shape shapes[NS]; // even: for the far sprites; odd: ordinary, without opaque texels in row 0
+    for (int k = 0; k < NS; k++) {
+        if (k % 2 == 0) {
+            assert_true(gen_random_mask(&r, &shapes[k]));
+            continue;
+        }
+        int mw = gen_int(&r, 2, 40), mh = gen_int(&r, 2, 40);
+        unsigned char *solid = malloc((size_t)(mw * mh));
+        assert_non_null(solid);
+        gen_pattern_fill(solid, mw, mh, GEN_NOISE, 0.6, (uint64_t)k);
+        memset(solid, 0, (size_t)mw); // row 0
+        solid[mw + gen_int(&r, 0, mw - 1)] = 1; // not empty
+        assert_true(gen_mask_shape(&shapes[k], solid, mw, mh, GEN_NOISE, 0.6, (uint64_t)k));
+    }
+    wr_world *w = make_world("far pivots", NULL, NULL);
+    static const float scales[] = {0.25f, 0.5f, 1, 2};
+    for (int k = 0; k < NB; k++) {
+        gen_shape *s = &shapes[k % NS];
+        cw_body_def def = cw_default_body_def();
+        def.shape = s->shape;
+        def.transform.scale = (cw_vec2){scales[gen_int(&r, 0, 3)], scales[gen_int(&r, 0, 3)]};
+        if (k % 2 == 0) { // far: position = scale * origin, exactly
+            def.transform.origin = (cw_vec2){ldexpf((float)gen_range(&r, -1, 1), gen_int(&r, 78, 115)),
+                                             ldexpf((float)gen_range(&r, -1, 1), gen_int(&r, 78, 115))};
+            def.transform.position = (cw_vec2){def.transform.scale.x * def.transform.origin.x,
+                                               def.transform.scale.y * def.transform.origin.y};
+        }
+        assert_true(wr_body_create(w, &def, &s->ref, k % 2 == 0) >= 0);
+    }
+    STEP(w);
+    int n, far_begins = 0;
+    const wr_event *e = wr_events(w, &n);
+    for (int k = 0; k < n; k++)
+        far_begins += e[k].phase == WR_BEGIN && wr_tag(w, wr_handle_of(w, e[k].contact.a)) +
+                                                        wr_tag(w, wr_handle_of(w, e[k].contact.b)) == 1;
+    printf("  far pivots: %d begins pair a far-pivot sprite with an ordinary one\n", far_begins);
+    assert_true(far_begins > 0);
+    finish(w);
+    for (int k = 0; k < NS; k++)
+        gen_shape_free(&shapes[k]);
+}
+
 // Masks under rotation and mirroring, one stepping reference scene (few bodies, every pair checked).
 static void test_mask_scene(void **state)
 {
@@ -1291,4 +1344,5 @@ const struct CMUnitTest world_tests[] = {
     cmocka_unit_test(test_extreme_placements),
     cmocka_unit_test(test_stays_without_begins),
     cmocka_unit_test(test_huge_box_at_its_pivot),
+    cmocka_unit_test(test_far_pivot_cancelled_by_position),
 };

@@ -597,7 +597,12 @@ static void compute_expected(wr_world *w)
         update_aabb(r);
         if (r->aabb_empty)
             continue;
+        // The sweep only prunes: its margin covers double rounding of the bounds, whose terms may be
+        // far larger than the bounds (a pivot 1e30 away, cancelled by the position).
+        const cw_transform *t = &r->transform;
         double big = fmax(fmax(fabs(r->min[0]), fabs(r->max[0])), fmax(fabs(r->min[1]), fabs(r->max[1])));
+        big = fmax(big, fmax(fabs(t->position.x), fabs(t->position.y)));
+        big = fmax(big, fmax(fabs(t->origin.x), fabs(t->origin.y)) * fmax(fabs(t->scale.x), fabs(t->scale.y)));
         double margin = 1e-3 + 1e-6 * big;
         items[n++] = (sweep_item){r->min[0] - margin, r->max[0] + margin, r->min[1] - margin, r->max[1] + margin,
                                   w->live[k]};
