@@ -141,9 +141,8 @@ bool cw__overlap_bodies(const cw__body *a, const cw__body *b, cw_manifold *manif
 
 // World AABB of a prepared body, rounded outward to floats (a point at the position if empty).
 cw_aabb cw__body_aabb(const cw__body *body);
-// cw__rounding() and cw__tolerance() of a prepared body.
+// cw__rounding() of a prepared body.
 double cw__body_rounding(const cw__body *body);
-double cw__body_tolerance(const cw__body *body);
 
 // Exact test for two mask bodies: true iff they overlap with positive area. Deterministic for a
 // given (a, b); the caller puts them in canonical order.
@@ -255,6 +254,12 @@ static inline double cw__rounding(double px, double py, double xx, double xy, do
 static inline double cw__tolerance(double scale_x, double scale_y)
 {
     return CW__EPS * cw__min(fabs(scale_x), fabs(scale_y));
+}
+
+// cw__tolerance() of a prepared body (boxes: the scale as given, their size not folded in).
+static inline double cw__body_tolerance(const cw__body *body)
+{
+    return cw__tolerance(body->scale_x, body->scale_y);
 }
 
 // Whether rounding may come near the touching tolerance for a pair: moderate placements never do. Where

@@ -226,6 +226,15 @@ static float float_up(double x)
     return (double)f < x && isfinite(f) ? float_step(f, true) : f;
 }
 
+// cw__rounding() of a body whose linear map (xx xy; yx yy) is already at hand.
+static inline double placement_rounding(const cw__body *body, double xx, double xy, double yx, double yy)
+{
+    const cw__xf *xf = &body->xf;
+    double reach_x = fabs(xf->ox) + (body->is_box ? 1 : body->mask->width);
+    double reach_y = fabs(xf->oy) + (body->is_box ? 1 : body->mask->height);
+    return cw__rounding(xf->px, xf->py, xx, xy, yx, yy, reach_x, reach_y);
+}
+
 cw_aabb cw__body_aabb(const cw__body *body)
 {
     const cw_mask *m = body->mask;
@@ -257,7 +266,8 @@ cw_aabb cw__body_aabb(const cw__body *body)
     // Where rounding may reach the touching tolerance (far beyond moderate placements: say a pivot
     // 1e30 away, cancelled by the position), the bounds may be off by that much: widen them so that
     // they hold whatever the exact tests could find. Elsewhere they stay tight.
-    double rounding = cw__body_rounding(body), slack = 4 * rounding >= cw__body_tolerance(body) ? rounding : 0;
+    double rounding = placement_rounding(body, xx, xy, yx, yy);
+    double slack = 4 * rounding >= cw__body_tolerance(body) ? rounding : 0;
     return (cw_aabb){{float_down(lo_x + xf->px - slack), float_down(lo_y + xf->py - slack)},
                      {float_up(hi_x + xf->px + slack), float_up(hi_y + xf->py + slack)}};
 }
@@ -265,15 +275,7 @@ cw_aabb cw__body_aabb(const cw__body *body)
 double cw__body_rounding(const cw__body *body)
 {
     const cw__xf *xf = &body->xf;
-    double reach_x = fabs(xf->ox) + (body->is_box ? 1 : body->mask->width);
-    double reach_y = fabs(xf->oy) + (body->is_box ? 1 : body->mask->height);
-    return cw__rounding(xf->px, xf->py, xf->c * xf->sx, -xf->s * xf->sy, xf->s * xf->sx, xf->c * xf->sy, reach_x,
-                        reach_y);
-}
-
-double cw__body_tolerance(const cw__body *body)
-{
-    return cw__tolerance(body->scale_x, body->scale_y);
+    return placement_rounding(body, xf->c * xf->sx, -xf->s * xf->sy, xf->s * xf->sx, xf->c * xf->sy);
 }
 
 bool cw_shape_aabb(const cw_shape *shape, const cw_transform *transform, cw_aabb *aabb)
