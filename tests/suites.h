@@ -41,7 +41,7 @@ extern const struct CMUnitTest world_random_tests[WORLD_RANDOM_TEST_COUNT];
 #define WORLD_ALLOC_TEST_COUNT 3
 extern const struct CMUnitTest world_alloc_tests[WORLD_ALLOC_TEST_COUNT];
 
-#define QUERY_TEST_COUNT 19
+#define QUERY_TEST_COUNT 20
 extern const struct CMUnitTest query_tests[QUERY_TEST_COUNT];
 
 #endif

@@ -1989,6 +1989,70 @@ static void test_ray_cell_boundaries(void **state)
     cw_world_destroy(w);
 }
 
+// Found by the world fuzzer in CI: a ray 5e-26 below a rotated sprite's corner, which sits on a cell
+// edge. In the sprite's frame that offset is below double resolution and the exact test enters the
+// corner; the grid walked only the cells below the edge and never offered the sprite. Random sprites
+// with a corner on a cell corner on an axis, rays along that axis at tiny offsets either side: the world's
+// closest hit must be the brute-force one over cw_shape_raycast() (the fuzzer's invariant).
+static void test_rays_grazing_cell_edges(void **state)
+{
+    (void)state;
+    enum { BODIES = 40 };
+    const float cell = 4;
+    gen_rng r = gen_seed(0x9a2e);
+    gen_shape shapes[4];
+    for (int k = 0; k < 4; k++)
+        if (k % 2 == 0)
+            gen_random_box(&r, &shapes[k]);
+        else
+            assert_true(gen_random_mask(&r, &shapes[k]));
+    cw_world_def wd = cw_default_world_def();
+    wd.cell_size = cell;
+    cw_world *w = cw_world_create(&wd);
+    assert_non_null(w);
+    cw_body_def defs[BODIES];
+    for (int k = 0; k < BODIES; k++) {
+        defs[k] = cw_default_body_def();
+        defs[k].shape = shapes[k % 4].shape;
+        // On the axes, so that a ray's offset from the corner survives in float.
+        bool on_x_axis = k % 2 == 0;
+        float spot = cell * (float)gen_int(&r, -20, 20);
+        defs[k].transform = xf(on_x_axis ? spot : 0, on_x_axis ? 0 : spot,
+                               (float)gen_range(&r, -3.2, 3.2), (float)gen_range(&r, 0.05, 0.6) * (gen_chance(&r, 0.5) ? -1 : 1),
+                               (float)gen_range(&r, 0.05, 0.6) * (gen_chance(&r, 0.5) ? -1 : 1), 0, 0);
+        assert_false(cw_body_id_is_null(cw_body_create(w, &defs[k])));
+    }
+    cw_world_step(w);
+    int n = gen_scaled(4000), hits = 0;
+    for (int k = 0; k < n; k++) {
+        const cw_transform *corner = &defs[gen_int(&r, 0, BODIES - 1)].transform;
+        float offset = ldexpf(gen_chance(&r, 0.5) ? 1.0f : -1.0f, -gen_int(&r, 10, 100));
+        float along = (float)gen_range(&r, -100, 100), length = (float)gen_range(&r, 10, 400) * (gen_chance(&r, 0.5) ? 1 : -1);
+        bool horizontal = corner->position.y == 0; // along the axis the corner is on
+        cw_vec2 o = horizontal ? (cw_vec2){along, offset} : (cw_vec2){offset, along};
+        cw_vec2 d = horizontal ? (cw_vec2){length, 0} : (cw_vec2){0, length};
+        float best = 2;
+        for (int b = 0; b < BODIES; b++) {
+            cw_ray_hit own;
+            if (cw_shape_raycast(&defs[b].shape, &defs[b].transform, o, d, &own) && own.fraction < best)
+                best = own.fraction;
+        }
+        cw_ray_hit hit;
+        bool world_hit = cw_world_raycast_closest(w, o, d, cw_default_query_filter(), &hit);
+        if (world_hit != (best <= 1) || (world_hit && hit.fraction != best)) {
+            printf("  ray (%a, %a) + (%a, %a): world %d at %a, brute force %d at %a\n", (double)o.x, (double)o.y,
+                   (double)d.x, (double)d.y, world_hit, world_hit ? (double)hit.fraction : 0.0, best <= 1, (double)best);
+            fail_msg("world ray disagrees with cw_shape_raycast");
+        }
+        hits += world_hit;
+    }
+    printf("  %d rays grazing cell edges at sprite corners: %d hit\n", n, hits);
+    assert_true(hits > n / 10);
+    cw_world_destroy(w);
+    for (int k = 0; k < 4; k++)
+        gen_shape_free(&shapes[k]);
+}
+
 // Found in review: a ray that starts on a box's outline and enters it diagonally enters through
 // that edge (its normal), not from inside (minus the direction).
 static void test_ray_from_outline(void **state)
@@ -2061,6 +2125,7 @@ const struct CMUnitTest query_tests[] = {
     cmocka_unit_test(test_point_on_a_box_corner),
     cmocka_unit_test(test_ray_far_from_origin),
     cmocka_unit_test(test_ray_cell_boundaries),
+    cmocka_unit_test(test_rays_grazing_cell_edges),
     cmocka_unit_test(test_ray_from_outline),
     cmocka_unit_test(test_reference_by_hand),
     cmocka_unit_test(test_misuse),
