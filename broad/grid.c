@@ -3,6 +3,7 @@
 
 #include "../narrow/alloc.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -615,6 +616,8 @@ static void refile_all(cw__grid *grid)
 
 bool cw__grid_set_cell_size(cw__grid *grid, float cell_size)
 {
+    if (!(cell_size > 0 && cell_size <= FLT_MAX && 1.0f / cell_size > 0))
+        return false; // not a finite size with a nonzero inverse: the size stays as it was
     if (!reserve_for_size(grid, cell_size))
         return false;
     grid->cell_size = cell_size;

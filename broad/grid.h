@@ -124,8 +124,8 @@ void cw__grid_query_box(const cw__grid *grid, const cw__box *box, cw__visit_fn *
 void cw__grid_query_ray(const cw__grid *grid, double ox, double oy, double dx, double dy, const double *limit,
                         cw__visit_fn *fn, void *context);
 
-// Changes the cell size and re-files every proxy. Returns false if memory runs out, and then the
-// grid is as it was.
+// Changes the cell size and re-files every proxy. Returns false if memory runs out or the size is
+// not finite and positive with a nonzero inverse, and then the grid is as it was.
 bool cw__grid_set_cell_size(cw__grid *grid, float cell_size);
 
 // Number of proxies in the large list.

@@ -32,7 +32,7 @@ extern const struct CMUnitTest overlap_tests[OVERLAP_TEST_COUNT];
 #define MANIFOLD_TEST_COUNT 6
 extern const struct CMUnitTest manifold_tests[MANIFOLD_TEST_COUNT];
 
-#define WORLD_TEST_COUNT 17
+#define WORLD_TEST_COUNT 18
 extern const struct CMUnitTest world_tests[WORLD_TEST_COUNT];
 
 #define WORLD_RANDOM_TEST_COUNT 13

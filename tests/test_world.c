@@ -1283,6 +1283,38 @@ static void test_far_pivot_cancelled_by_position(void **state)
         gen_shape_free(&shapes[k]);
 }
 
+// Found by the world fuzzer: a body 1e38 units tall made the automatic cell size (twice the mean
+// extent) overflow the float range; the grid then took an infinite cell and grew its cell table
+// until memory ran out. The cell size must stay finite, and the world must keep working.
+static void test_auto_cell_with_giant_bodies(void **state)
+{
+    (void)state;
+    unsigned char *solid = calloc(6, 1);
+    assert_non_null(solid);
+    memset(solid, 1, 6);
+    gen_shape m;
+    assert_true(gen_mask_shape(&m, solid, 3, 2, GEN_FILLED, 0, 1));
+    wr_world *w = make_world("giant bodies", NULL, NULL);
+    cw_body_def giant = cw_default_body_def();
+    giant.shape = m.shape;
+    giant.transform = (cw_transform){{-1, 40}, 4, {4, -0x1.2p+127f}, {0, 0}};
+    giant.is_static = true;
+    assert_true(wr_body_create(w, &giant, &m.ref, 0) >= 0);
+    STEP(w);
+    cw_body_def small = cw_default_body_def();
+    small.shape = m.shape;
+    for (int k = 0; k < 8; k++) {
+        small.transform = at((float)(-4 + 2 * (k % 4)), (float)(38 + 2 * (k / 4))); // around the giant's pivot
+        assert_true(wr_body_create(w, &small, &m.ref, 0) >= 0);
+        STEP(w);
+        cw_world_stats st = cw_world_get_stats(wr_cw(w));
+        assert_true(isfinite(st.cell_size) && st.cell_size >= CW_MIN_CELL_SIZE);
+    }
+    assert_true(wr_get_totals(w).begins > 0); // the small ones inside the giant
+    finish(w);
+    gen_shape_free(&m);
+}
+
 // Masks under rotation and mirroring, one stepping reference scene (few bodies, every pair checked).
 static void test_mask_scene(void **state)
 {
@@ -1345,4 +1377,5 @@ const struct CMUnitTest world_tests[] = {
     cmocka_unit_test(test_stays_without_begins),
     cmocka_unit_test(test_huge_box_at_its_pivot),
     cmocka_unit_test(test_far_pivot_cancelled_by_position),
+    cmocka_unit_test(test_auto_cell_with_giant_bodies),
 };

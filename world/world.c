@@ -16,6 +16,9 @@
 // re-chosen when that drifts by more than 2x.
 #define AUTO_CELL_FACTOR 2.0
 #define DEFAULT_CELL 64.0f
+// Above this the mean is a body far beyond moderate sizes (its own extent may not fit a float):
+// the cell size stays as it was.
+#define MAX_AUTO_CELL 1e30
 
 cw_world_def cw_default_world_def(void)
 {
@@ -133,7 +136,7 @@ static void adapt_cell_size(cw_world *world)
     if (!world->auto_cell || world->bodies == 0)
         return;
     double target = AUTO_CELL_FACTOR * world->extent_sum / world->bodies;
-    if (!(target >= CW_MIN_CELL_SIZE) || !isfinite(target))
+    if (!(target >= CW_MIN_CELL_SIZE && target <= MAX_AUTO_CELL))
         return;
     double ratio = target / world->grid.cell_size;
     if (ratio > 2 || ratio < 0.5 || !world->cell_chosen)
