@@ -7,6 +7,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,6 +152,18 @@ static inline bool fz_moderate(const cw_shape *s, const cw_transform *t)
     return size && fz_moderate_value(t->scale.x, 1e-6f, 1e6f) && fz_moderate_value(t->scale.y, 1e-6f, 1e6f) &&
            fz_moderate_value(t->position.x, 0, 1e7f) && fz_moderate_value(t->position.y, 0, 1e7f) &&
            fz_moderate_value(t->origin.x, 0, 1e7f) && fz_moderate_value(t->origin.y, 0, 1e7f);
+}
+
+// FUZZ_VERBOSE=1: a target prints each case before checking it (sanitizer reports abort without
+// context). libFuzzer calls the initializer once, before the first input.
+static bool fz_verbose;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc, (void)argv;
+    fz_verbose = getenv("FUZZ_VERBOSE") != NULL;
+    return 0;
 }
 
 #endif

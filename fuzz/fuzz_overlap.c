@@ -59,17 +59,7 @@ static void print_case(void)
     fz_print_transform("tb", &transform_b);
 }
 
-static bool verbose;
-
-int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc, (void)argv;
-    verbose = getenv("FUZZ_VERBOSE") != NULL;
-    return 0;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -86,7 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     shape_a = a, shape_b = b, transform_a = ta, transform_b = tb;
     fz_context_printer = print_case;
-    if (verbose) // FUZZ_VERBOSE=1: the case first (sanitizer reports abort without context)
+    if (fz_verbose) // FUZZ_VERBOSE=1: the case first (sanitizer reports abort without context)
         print_case();
     bool valid = shape_valid(&a) && shape_valid(&b) && fz_transform_valid(&ta) && fz_transform_valid(&tb);
 

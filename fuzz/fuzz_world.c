@@ -153,12 +153,11 @@ static bool touches(const body *x, const body *y)
     return hit;
 }
 
-static bool verbose;
 static void print_world(void);
 
 static void step_and_check(cw_world *world, bool with_stay)
 {
-    if (verbose) // FUZZ_VERBOSE=1: the world before each step (sanitizer reports abort without context)
+    if (fz_verbose) // FUZZ_VERBOSE=1: the world before each step (sanitizer reports abort without context)
         print_world();
     static pair before[MAX_PAIRS], expected[MAX_PAIRS];
     int before_count = touching_count;
@@ -363,15 +362,7 @@ static void print_world(void)
     }
 }
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc, (void)argv;
-    verbose = getenv("FUZZ_VERBOSE") != NULL;
-    return 0;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
