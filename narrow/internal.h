@@ -29,11 +29,16 @@ struct cw_mask {
     int32_t *spans;       // per row: first opaque x, last opaque x + 1 (0, 0 if empty)
     int32_t *hull;        // convex hull of the opaque texels' corners: hull_count (x, y) points
     int hull_count;
+    uint64_t hash;        // of the size and the opaque bits: orders pairs by content, never by address
     uint64_t *bits;       // height * words; bit i of word w in row j is texel (64 * w + i, j)
 };
 
 // The one-texel full mask that boxes are turned into (box = that texel scaled by its size).
 extern const cw_mask cw__unit_mask;
+
+// A total order on masks by content (size, hash, then the bits themselves): 0 iff they hold the same
+// texels. Pairs are put in canonical order with it, so the answer never depends on addresses.
+int cw__mask_compare(const cw_mask *a, const cw_mask *b);
 
 static inline const uint64_t *cw__row(const cw_mask *m, int y) { return m->bits + (size_t)y * (size_t)m->words; }
 

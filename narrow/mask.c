@@ -17,6 +17,7 @@ const cw_mask cw__unit_mask = {
     .spans = unit_spans,
     .hull = unit_hull,
     .hull_count = 4,
+    .hash = 0x9e3779b97f4a7c15ull,
     .bits = unit_bits,
 };
 
@@ -190,6 +191,31 @@ static void compute_hull(cw_mask *m, int32_t *points)
     m->hull_count = k > 1 ? k - 1 : k; // the last point repeats the first
 }
 
+// A 64-bit hash of the size and bits (a multiply-xorshift per word): equal content, equal hash.
+static uint64_t content_hash(const cw_mask *m)
+{
+    uint64_t h = 0x243f6a8885a308d3ull ^ ((uint64_t)(uint32_t)m->width << 32 | (uint32_t)m->height);
+    size_t n = (size_t)m->words * (size_t)m->height;
+    for (size_t i = 0; i < n; i++) {
+        h = (h ^ m->bits[i]) * 0xff51afd7ed558ccdull;
+        h ^= h >> 32;
+    }
+    return h ^ (h >> 29);
+}
+
+int cw__mask_compare(const cw_mask *a, const cw_mask *b)
+{
+    if (a == b)
+        return 0;
+    if (a->width != b->width)
+        return a->width < b->width ? -1 : 1;
+    if (a->height != b->height)
+        return a->height < b->height ? -1 : 1;
+    if (a->hash != b->hash)
+        return a->hash < b->hash ? -1 : 1;
+    return memcmp(a->bits, b->bits, (size_t)a->words * (size_t)a->height * sizeof *a->bits);
+}
+
 // Shared by both constructors: `bpp` bytes per pixel, alpha at byte `alpha_offset` of each pixel.
 static cw_mask *build(const uint8_t *pixels, int width, int height, int pitch, int bpp, int alpha_offset,
                       uint8_t threshold)
@@ -208,6 +234,7 @@ static cw_mask *build(const uint8_t *pixels, int width, int height, int pitch, i
             m->count += cw__popcount(row[w]);
     }
     compute_bounds(m);
+    m->hash = content_hash(m);
     compute_hull(m, (int32_t *)((unsigned char *)m->hull - (size_t)(height + 1) * 2 * 2 * sizeof(int32_t)));
     return m;
 }

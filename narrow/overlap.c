@@ -9,8 +9,9 @@ static int compare_double(double x, double y) { return (x > y) - (x < y); }
 // A total order on prepared bodies, used only to pick which one goes first.
 static int compare_bodies(const cw__body *a, const cw__body *b)
 {
-    if (a->mask != b->mask)
-        return (uintptr_t)a->mask < (uintptr_t)b->mask ? -1 : 1;
+    int by_content = cw__mask_compare(a->mask, b->mask);
+    if (by_content != 0)
+        return by_content;
     const double ka[] = {a->xf.px, a->xf.py, a->xf.c, a->xf.s, a->xf.sx, a->xf.sy, a->xf.ox, a->xf.oy, a->w, a->h};
     const double kb[] = {b->xf.px, b->xf.py, b->xf.c, b->xf.s, b->xf.sx, b->xf.sy, b->xf.ox, b->xf.oy, b->w, b->h};
     for (size_t i = 0; i < sizeof ka / sizeof ka[0]; i++) {
@@ -54,8 +55,10 @@ static bool try_unrotated(const cw_shape *a, const cw_transform *ta, const cw_sh
           ta->rotation == 0 && tb->rotation == 0 && ta->scale.x == tb->scale.x && ta->scale.y == tb->scale.y &&
           ta->scale.x != 0 && ta->scale.y != 0 && cw__transform_is_finite(ta) && cw__transform_is_finite(tb)))
         return false;
-    // Canonical order (by mask, then placement) so that (a, b) and (b, a) compute the same thing.
-    bool swap = a->mask != b->mask               ? (uintptr_t)a->mask > (uintptr_t)b->mask
+    // Canonical order (by mask content, then placement) so that (a, b) and (b, a) compute the same
+    // thing, whatever the masks' addresses.
+    int by_content = cw__mask_compare(a->mask, b->mask);
+    bool swap = by_content != 0                  ? by_content > 0
                 : ta->position.x != tb->position.x ? ta->position.x > tb->position.x
                 : ta->position.y != tb->position.y ? ta->position.y > tb->position.y
                 : ta->origin.x != tb->origin.x     ? ta->origin.x > tb->origin.x
