@@ -184,17 +184,22 @@ CW_API bool cw_shape_aabb(const cw_shape *shape, const cw_transform *transform, 
 /// - Box-box: the separating-axis answer. `normal` is the box edge normal along which B needs the
 ///   least travel to stop overlapping, `depth` is that travel (the overlap of the projections unless
 ///   one contains the other), `point` the centroid of the overlap polygon (convex, so inside it).
-/// - Anything with a mask (a box then counts as a one-texel mask): the overlap is sampled at the
-///   centres of the finer sprite's texels (thinned to about 500 samples); a centre strictly inside
-///   an opaque texel of the other sprite is in the overlap. `point` is the samples' mean if that
-///   lies inside the overlap, else the sample nearest to it, so it is always inside the overlap.
-///   `normal` is the direction in which moving B shrinks the overlap fastest, from the samples on
-///   the finer sprite's outline (pygame's overlap_area gradient, measured in one pass), or the
-///   direction from A's centre to B's where that vanishes. `depth` is how far B must move along
-///   `normal` until the shapes stop overlapping, found by bisection with the exact test to within
-///   1/64 of the smaller texel (or of a world unit, if smaller): moving B by `normal * depth`
-///   separates them (up to float rounding). Overlaps too thin for any texel centre are measured
-///   exactly instead (texel pieces, as the overlap test cuts them).
+/// - Anything with a mask (a box then counts as a one-texel mask): `normal` and `depth` are the
+///   minimum translation: the shortest move of B that ends the overlap (B moved by
+///   `normal * depth` no longer overlaps A, and no move much shorter does). Both shapes are unions
+///   of rectangles (a mask's runs of opaque texels); along a direction the moves that keep a pair
+///   of rectangles overlapping form one interval, so the shortest move along it is the first gap
+///   in their union, found exactly. Directions tried: both shapes' edge normals, the diagonals
+///   between them, the overlap's gradient and the centres' direction, then steps of 9 down to 2
+///   degrees around the best. Measured against a brute-force search over 720 directions (tests,
+///   README): depth within 1.21x of the true minimum at the 99th percentile for convex blobs,
+///   rings, letters and boxes against letters. Where the overlap is deep (the bound on the answer
+///   spans many texels) rows are merged in bands of a twelfth of it, so the depth may exceed the
+///   minimum by up to that much (it still separates). `point` is inside the overlap: the mean of
+///   the finer sprite's texel centres that lie in it (thinned to about 128) if that is inside,
+///   else the nearest of them; overlaps too thin for any centre are measured exactly instead.
+///   The costs: about 9 µs for two 32x32 sprites that just touch, 20 µs for a deep overlap, with
+///   about 30 KB of stack.
 ///
 /// The manifold is specified for moderate placements: box sizes and scales within [1e-6, 1e6] and
 /// positions and origins below 1e7 in magnitude. Beyond that (a box of width 1e38 scaled by 40) the
@@ -218,8 +223,8 @@ typedef struct cw_manifold {
 /// answer is always the one the world gives, and it stays deterministic and symmetric.
 ///
 /// If `manifold` is non-NULL and the shapes overlap, it is filled (see cw_manifold); for masks this
-/// costs tens of plain tests (about 40x for two 64x64 sprites: a sampling pass and a bisection of
-/// about a dozen exact tests), while the plain test stops at the first overlapping texel pair.
+/// costs tens of plain tests (see cw_manifold), while the plain test stops at the first overlapping
+/// texel pair.
 /// If they do not overlap, `manifold` is left untouched.
 ///
 /// Returns false with an error for NULL shapes or transforms, an unknown shape type, a box size that
@@ -228,6 +233,28 @@ typedef struct cw_manifold {
 CW_API bool cw_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b, const cw_transform *tb,
                 cw_manifold *manifold);
 
+
+/// Whether shape `a`, moving in a straight line from `ta` by `t * translation` (world units) for t
+/// in [0, 1], overlaps shape `b` (which stays at `tb`) with positive area at some t: a shape cast,
+/// decided exactly (each run of opaque texels sweeps a convex hexagon, tested against the other's
+/// texels as cw_overlap() tests parallelograms; boxes by the separating-axis test with time).
+/// Rotation, scale and origin stay as given over the whole motion.
+///
+/// On a hit, `*fraction` is the earliest such t: 0 if the shapes already overlap at the start (as
+/// cw_overlap() says), else the first touch, found by bisecting "touched somewhere in [0, t]" (which
+/// only grows with t) to within 2^-20 of the motion and rounded up, so the shapes do overlap just
+/// after it (boxes: the separating-axis answer itself, rounded up to a float). A pair that
+/// cw_overlap() finds overlapping at t = 1 is always a hit. With a non-NULL `manifold`, it is the
+/// contact at the first touch: cw_overlap()'s manifold of the shapes at `fraction` (normal from A
+/// toward B, so roughly along the motion; a small depth), or, where they only graze there, the
+/// motion's direction with depth 0. Casts are symmetric: A moving by d against B gives the same
+/// fraction, point and depth as B moving by -d against A, and the normal negated. A zero
+/// translation is cw_overlap() (fraction 0 on overlap).
+///
+/// Returns false when they never overlap (outputs untouched), or with an error for the same bad
+/// input as cw_overlap(), a NULL `fraction`, or a translation that is not finite.
+CW_API bool cw_shape_cast(const cw_shape *a, const cw_transform *ta, cw_vec2 translation, const cw_shape *b,
+                          const cw_transform *tb, float *fraction, cw_manifold *manifold);
 
 /// @name World
 /// A world owns bodies (a shape, a transform, a collision filter) and, each step, finds which pairs
@@ -292,7 +319,7 @@ typedef struct cw_world_def {
     cw_contact_fn *on_end;   ///< Called when a pair stops touching; may be NULL.
     void *context;           ///< Passed to every callback.
     /// Fill cw_contact::manifold for begins and stays (default true). For masks a manifold costs
-    /// tens of plain tests (about 5 µs for two 32x32 sprites, 0.3 µs for two boxes); set false when
+    /// tens of plain tests (about 9 µs for two 32x32 sprites that just touch, 0.3 µs for two boxes); set false when
     /// the callbacks only need to know who touches whom, and contacts then carry a zeroed manifold.
     bool manifolds;
 } cw_world_def;

@@ -136,9 +136,42 @@ static inline void cw__to_world(const cw__xf *xf, double lx, double ly, double r
     *wy = (xf->py - ry) + xf->s * qx + xf->c * qy;
 }
 
+// A world vector in a shape's local (texel) units: the inverse of its rotation and scale.
+static inline void cw__local_vector(const cw__xf *xf, double wx, double wy, double *lx, double *ly)
+{
+    *lx = (xf->c * wx + xf->s * wy) * xf->inv_sx;
+    *ly = (-xf->s * wx + xf->c * wy) * xf->inv_sy;
+}
+
 // --- narrowphase (boxes.c, masks.c, manifold.c) ---
 
 bool cw__box_box(const cw__body *a, const cw__body *b, cw_manifold *manifold);
+
+// A total order on prepared bodies by content and placement (never by address): the canonical
+// order that makes (a, b) and (b, a) run the very same computation.
+int cw__compare_bodies(const cw__body *a, const cw__body *b);
+
+// Whether the two bodies' AABBs (cw__body_aabb) meet, touching included, as the world's candidates do.
+bool cw__aabbs_meet(const cw__body *a, const cw__body *b);
+
+// A body moved by (dx, dy) world units (its box form moved with it).
+static inline cw__body cw__body_moved(const cw__body *body, double dx, double dy)
+{
+    cw__body moved = *body;
+    moved.xf.px += dx, moved.xf.py += dy;
+    moved.obb.cx += dx, moved.obb.cy += dy;
+    return moved;
+}
+
+// Contacts over a motion (cast.c). `a` starts where it is and moves by (dx, dy) world units; `b`
+// stays. Both put the pair in canonical order first (then b moves by minus that), so the answer
+// for (b, a, -d) is the same bytes with the normal turned round.
+// Whether they overlap with positive area at some t in [0, 1].
+bool cw__touch_moving(const cw__body *a, const cw__body *b, double dx, double dy);
+// The same, and the earliest such t (*fraction, in [0, 1], to 2^-20 for masks) with, if
+// `manifold` is not NULL, the contact there.
+bool cw__cast_bodies(const cw__body *a, const cw__body *b, double dx, double dy, float *fraction,
+                     cw_manifold *manifold);
 
 // cw_overlap() for prepared bodies (the world prepares each body once per change): the same
 // canonical order, so the same answer as cw_overlap() on the shapes and transforms.
@@ -152,6 +185,11 @@ double cw__body_rounding(const cw__body *body);
 // Exact test for two mask bodies: true iff they overlap with positive area. Deterministic for a
 // given (a, b); the caller puts them in canonical order.
 bool cw__masks_overlap(const cw__body *a, const cw__body *b);
+
+// The swept test: whether a, moved by t * (dx, dy) world units, overlaps b for some t in [0, 1].
+// Exact: each run of texels sweeps a convex hexagon, sliced by the other's rows as in the plain
+// test. Deterministic for a given (a, b); zero motion is the plain test.
+bool cw__masks_overlap_moving(const cw__body *a, const cw__body *b, double dx, double dy);
 
 // Exact test for two masks with the same rotation and scale, mask a's texel (i, j) landing on
 // mask b's local point (i + ox, j + oy): a word-wise shift-and-AND.
@@ -196,6 +234,12 @@ typedef struct cw__samples {
 } cw__samples;
 
 void cw__masks_sample(const cw__body *walked, const cw__body *other, int stride, cw__samples *out);
+
+// The minimum translation of b that ends its overlap with a (mtd.c): a unit direction and the
+// distance (a shade past the first gap, so that the move separates them). (hint_x, hint_y) is one
+// more direction to try. False only if no separating move was found (never for valid bodies).
+bool cw__mtd(const cw__body *a, const cw__body *b, double hint_x, double hint_y, double *nx, double *ny,
+             double *depth);
 
 // Fills the manifold for two overlapping mask bodies; normal from a toward b.
 void cw__mask_manifold(const cw__body *a, const cw__body *b, cw_manifold *manifold);

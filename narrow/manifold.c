@@ -7,6 +7,10 @@
 
 #include <math.h>
 
+// Texel centres sampled at most (the finer sprite's, thinned by a stride): enough for a point inside
+// the overlap and the gradient that is one of the directions the minimum translation tries.
+#define SAMPLES 128
+
 // What the measuring step hands to the depth search: a point inside the overlap and the normal,
 // both in world units, and a local box of `box_body` around the overlap.
 typedef struct contact {
@@ -62,14 +66,14 @@ static cw__samples samples_empty(void)
     return (cw__samples){.lo_x = INFINITY, .lo_y = INFINITY, .hi_x = -INFINITY, .hi_y = -INFINITY, .best_d2 = INFINITY};
 }
 
-// Samples the finer sprite's texel centres (thinned to about 500 at most). False if none lands in
+// Samples the finer sprite's texel centres (thinned to about SAMPLES at most). False if none lands in
 // the overlap.
 static bool measure_sampled(const cw__body *a, const cw__body *b, contact *c)
 {
     bool a_finer = fabs(a->xf.sx * a->xf.sy) <= fabs(b->xf.sx * b->xf.sy);
     const cw__body *fine = a_finer ? a : b, *coarse = a_finer ? b : a;
     int stride = 1;
-    while (fine->mask->count / ((long)stride * stride) > 512)
+    while (fine->mask->count / ((long)stride * stride) > SAMPLES)
         stride *= 2;
     cw__samples s = samples_empty();
     cw__masks_sample(fine, coarse, stride, &s);
@@ -135,9 +139,11 @@ static bool moved_overlaps(const cw__body *a, const cw__body *b, double dx, doub
     return cw__masks_overlap(a, &moved);
 }
 
-// How far b must move along the normal to stop overlapping, by bisection with the exact test. The
-// overlap's extent along the normal is the first guess, which usually brackets the answer tightly.
-static double contact_depth(const cw__body *a, const cw__body *b, const contact *c)
+// How far b must move along the normal to stop overlapping, by bisection with the exact test from
+// `lo` (known not to be enough). The overlap's extent along the normal is the first guess, which
+// usually brackets the answer tightly. Used only where the minimum translation's own answer does
+// not separate them (rounding at extreme placements).
+static double contact_depth(const cw__body *a, const cw__body *b, const contact *c, double lo)
 {
     double tolerance = cw__min(1.0, cw__min(texel_size(a), texel_size(b))) / 64;
     double lo_p, hi_p, lo_a, hi_a, lo_b, hi_b;
@@ -146,9 +152,9 @@ static double contact_depth(const cw__body *a, const cw__body *b, const contact 
     project_box(b, b->mask->x0, b->mask->y0, b->mask->x1, b->mask->y1, c->nx, c->ny, &lo_b, &hi_b);
     // b's box wholly past a's box: surely apart. Never below the tolerance: beyond moderate placements
     // (a pivot 1e30 away) the projections may lose the boxes, and the depth must stay positive.
-    double lo = 0, hi = cw__max(hi_a - lo_b + tolerance, tolerance);
+    double hi = cw__max(hi_a - lo_b + tolerance, cw__max(lo, tolerance));
     double guess = hi_p - lo_p + tolerance;
-    if (guess < hi) {
+    if (guess > lo && guess < hi) {
         if (moved_overlaps(a, b, c->nx * guess, c->ny * guess))
             lo = guess;
         else
@@ -173,7 +179,15 @@ void cw__mask_manifold(const cw__body *a, const cw__body *b, cw_manifold *manifo
     contact c;
     if (!measure_sampled(a, b, &c))
         measure_exact(a, b, &c);
+    double nx, ny, depth;
+    if (cw__mtd(a, b, c.nx, c.ny, &nx, &ny, &depth)) {
+        c.nx = nx, c.ny = ny;
+        if (moved_overlaps(a, b, nx * depth, ny * depth))
+            depth = contact_depth(a, b, &c, depth);
+    } else {
+        depth = contact_depth(a, b, &c, 0);
+    }
     manifold->point = (cw_vec2){(float)c.px, (float)c.py};
     manifold->normal = (cw_vec2){(float)c.nx, (float)c.ny};
-    manifold->depth = (float)contact_depth(a, b, &c);
+    manifold->depth = (float)depth;
 }

@@ -9,84 +9,9 @@
 // What keeps it fast: rows and runs are first clipped against B's 8-direction bounding polygon,
 // the direction (which mask is walked) is chosen by an estimate of the work, and the pure
 // translation case (same rotation and scale, the common unrotated sprite) is a word-wise shift-and-AND.
-#include "internal.h"
+#include "bits.h"
 
 #include <math.h>
-
-// --- bit helpers on one mask row ---
-
-// First set bit at or after `pos`, or `end` if none before `end`.
-static int next_set(const uint64_t *row, int pos, int end)
-{
-    int w = pos >> 6;
-    uint64_t bits = row[w] & (~0ull << (pos & 63));
-    while (bits == 0) {
-        if (64 * ++w >= end)
-            return end;
-        bits = row[w];
-    }
-    int i = 64 * w + __builtin_ctzll(bits);
-    return i < end ? i : end;
-}
-
-// First clear bit at or after `pos`, or `end` if none before `end`.
-static int next_clear(const uint64_t *row, int pos, int end)
-{
-    int w = pos >> 6;
-    uint64_t bits = ~row[w] & (~0ull << (pos & 63));
-    while (bits == 0) {
-        if (64 * ++w >= end)
-            return end;
-        bits = ~row[w];
-    }
-    int i = 64 * w + __builtin_ctzll(bits);
-    return i < end ? i : end;
-}
-
-// Whether any bit in [k0, k1) is set; requires 0 <= k0 < k1 <= width.
-static bool any_in_range(const uint64_t *row, int k0, int k1)
-{
-    int w0 = k0 >> 6, w1 = (k1 - 1) >> 6;
-    uint64_t first = ~0ull << (k0 & 63), last = ~0ull >> (63 - ((k1 - 1) & 63));
-    if (w0 == w1)
-        return (row[w0] & first & last) != 0;
-    if (row[w0] & first)
-        return true;
-    for (int w = w0 + 1; w < w1; w++)
-        if (row[w])
-            return true;
-    return (row[w1] & last) != 0;
-}
-
-// Bits [start, start + 64) of a row of `words` words, zeros outside the row.
-static uint64_t bits_at(const uint64_t *row, int words, int start)
-{
-    int w = start >= 0 ? start / 64 : -((63 - start) / 64);
-    int shift = start - 64 * w;
-    uint64_t lo = (w >= 0 && w < words) ? row[w] : 0;
-    if (shift == 0)
-        return lo;
-    uint64_t hi = (w + 1 >= 0 && w + 1 < words) ? row[w + 1] : 0;
-    return (lo >> shift) | (hi << (64 - shift));
-}
-
-// floor and ceil of x clamped to [lo, hi], by integer conversion: without SSE4.1 the libm calls cost
-// more than the rest of a slice.
-static int clamp_floor(double x, int lo, int hi)
-{
-    x = cw__min(cw__max(x, lo), hi);
-    int i = (int)x;
-    return i - (x < i);
-}
-
-static int clamp_ceil(double x, int lo, int hi)
-{
-    x = cw__min(cw__max(x, lo), hi);
-    int i = (int)x;
-    return i + (x > i);
-}
-
-// --- the pure translation case: same rotation and scale ---
 
 // Same rotation and scale (up to the rounding of the map's products, far below the tolerance).
 static bool is_translation(const cw__map *m)
@@ -94,100 +19,13 @@ static bool is_translation(const cw__map *m)
     return fabs(m->ux - 1) < 1e-12 && fabs(m->uy) < 1e-12 && fabs(m->vx) < 1e-12 && fabs(m->vy - 1) < 1e-12;
 }
 
-// Splits an offset into its whole part and whether it has a fraction (beyond the tolerance): with
-// a fraction, A's texel i straddles B's texels i + whole and i + whole + 1.
-static int split_offset(double offset, double eps, bool *fractional)
-{
-    int whole = clamp_floor(offset + eps, -1000000000, 1000000000); // far apart: no overlap anyway
-    *fractional = offset - whole > eps;
-    return whole;
-}
-
-// A's row, shifted into B's texel columns starting at `start` and widened by one texel if the
-// offset has a fraction.
-static uint64_t shifted_row(const cw_mask *a, int j, int start, int dx, bool wide)
-{
-    const uint64_t *row = cw__row(a, j);
-    uint64_t bits = bits_at(row, a->words, start - dx);
-    return wide ? bits | bits_at(row, a->words, start - dx - 1) : bits;
-}
-
-static int int_max(int a, int b) { return a > b ? a : b; }
-static int int_min(int a, int b) { return a < b ? a : b; }
-
-// Whether (a[i] << shift) & b[i] is non-zero for some i < n (shift right for negative shifts).
-// The inner loop has no branch, so it vectorises; an early-exit test every 32 rows (smaller or
-// growing chunks measured slower on the benchmark).
-static bool any_shifted_and(const uint64_t *a, const uint64_t *b, int n, int shift)
-{
-    int left = shift > 0 ? shift : 0, right = shift < 0 ? -shift : 0;
-    for (int i = 0, chunk = 32; i < n; i += chunk) {
-        int m = int_min(chunk, n - i);
-        uint64_t hits = 0;
-        for (int k = 0; k < m; k++)
-            hits |= ((a[i + k] << left) >> right) & b[i + k];
-        if (hits)
-            return true;
-    }
-    return false;
-}
-
-// Common case: both masks at most 64 texels wide, so a row is one word. Whether any of A's rows
-// [j0, j1), shifted by dx texels, meets B's row j + dy.
-static bool and_rows(const cw_mask *a, const cw_mask *b, int j0, int j1, int dy, int dx)
-{
-    j0 = int_max(j0, b->y0 - dy);
-    j1 = int_min(j1, b->y1 - dy);
-    return j0 < j1 && any_shifted_and(a->bits + j0, b->bits + j0 + dy, j1 - j0, dx);
-}
-
-// With a fractional offset A's texel i straddles B's texels i + dx and i + dx + 1 (and likewise
-// rows): (A << dx | A << dx + 1) & B is (A << dx & B) | (A << dx + 1 & B), so each straddle is
-// one more pass of the plain loop.
-static bool translated_narrow(const cw_mask *a, const cw_mask *b, int dx, bool fx, bool fy, int j0, int j1,
-                              int dy)
-{
-    for (int sy = 0; sy <= (fy ? 1 : 0); sy++)
-        for (int sx = 0; sx <= (fx ? 1 : 0); sx++)
-            if (and_rows(a, b, j0, j1, dy + sy, dx + sx))
-                return true;
-    return false;
-}
-
-bool cw__translated_overlap(const cw_mask *a, const cw_mask *b, double ox, double oy, double eps_x, double eps_y)
-{
-    if (a->count == 0 || b->count == 0)
-        return false;
-    bool fx, fy;
-    int dx = split_offset(ox, eps_x, &fx), dy = split_offset(oy, eps_y, &fy);
-    // A's rows that land on B's opaque rows (row j covers B rows j + dy, and j + dy + 1 if fy),
-    // and B's columns that A's texels reach.
-    int j0 = int_max(a->y0, b->y0 - dy - fy), j1 = int_min(a->y1, b->y1 - dy);
-    int k0 = int_max(a->x0 + dx, b->x0), k1 = int_min(a->x1 + dx + fx, b->x1);
-    if (j0 >= j1 || k0 >= k1)
-        return false;
-    if (a->words == 1 && b->words == 1 && dx > -64 && dx < 63)
-        return translated_narrow(a, b, dx, fx, fy, j0, j1, dy);
-    for (int j = j0; j < j1; j++) {
-        for (int s = 0; s <= (fy ? 1 : 0); s++) {
-            int r = j + dy + s;
-            if (r < b->y0 || r >= b->y1)
-                continue;
-            const uint64_t *rb = cw__row(b, r);
-            for (int w = k0 >> 6; w <= (k1 - 1) >> 6; w++)
-                if (shifted_row(a, j, 64 * w, dx, fx) & rb[w])
-                    return true;
-        }
-    }
-    return false;
-}
-
 // --- the general case: runs of A against row bands of B ---
 
 // One of the four slabs of B's 8-direction polygon, seen from A: a point of A at local (s, t) lands
 // at projection `at0 + s * per_s + t * per_t` along the slab's direction, which must lie in (lo, hi).
+// With motion, the point also moves by up to `per_d` along it over the motion.
 typedef struct slab {
-    double lo, hi, at0, per_s, per_t;
+    double lo, hi, at0, per_s, per_t, per_d;
 } slab;
 
 // Everything about walking A against B that does not depend on the run: the map, B's slabs, the
@@ -195,6 +33,7 @@ typedef struct slab {
 typedef struct sweep {
     const cw_mask *a, *b;
     cw__map m;
+    double move_x, move_y; // A's motion in B's texel space (swept tests; zero for the plain test)
     double eps_x, eps_y;  // touching tolerance in B's texel units
     slab slabs[4];
     int clips;            // slabs that bound the columns of a row: s in (lo + j * slope, hi + j * slope)
@@ -202,6 +41,7 @@ typedef struct sweep {
     bool u_down, v_down;  // whether A's +x / +y step goes toward smaller y in B
     bool left_is_u;       // the left boundary starts along the run (u) edge, else along v
     double slope_u, slope_v; // dx/dy of the u and v edges (0 when horizontal)
+    bool moving;          // a swept test: runs are hexagons (run parallelogram + motion)
     int j0, j1;              // A's rows to walk, from the middle outward:
     int up, down;            // the next row above and below the middle
     bool take_up;            // which side is next
@@ -225,16 +65,21 @@ static void setup_slabs(sweep *sw)
         double nx = dirs[k][0], ny = dirs[k][1];
         double eps = cw__min(sw->eps_x, sw->eps_y);
         slab sl = {lo[k] + eps, hi[k] - eps, nx * m->ox + ny * m->oy, nx * m->ux + ny * m->uy,
-                   nx * m->vx + ny * m->vy};
+                   nx * m->vx + ny * m->vy, 0};
+        if (sw->moving)
+            sl.per_d = nx * sw->move_x + ny * sw->move_y;
         sw->slabs[k] = sl;
         // Row j spans t in [j, j + 1]: its texel s can reach the slab iff
-        // at0 + s * per_s + [min(0, per_t), max(0, per_t)] + j * per_t meets (lo, hi). A slab that
-        // hardly depends on s is left to the row range (dropping a clip only widens it).
+        // at0 + s * per_s + [min(0, per_t), max(0, per_t)] + j * per_t (+ the motion's spread) meets
+        // (lo, hi). A slab that hardly depends on s is left to the row range (dropping a clip only
+        // widens it).
         if (fabs(sl.per_s) < 1e-9)
             continue;
         double inv = 1.0 / sl.per_s;
         double above = (sl.lo - sl.at0 - cw__max(0, sl.per_t)) * inv;
         double below = (sl.hi - sl.at0 - cw__min(0, sl.per_t)) * inv;
+        if (sw->moving)
+            above -= cw__max(0, sl.per_d) * inv, below -= cw__min(0, sl.per_d) * inv;
         sw->clip_lo[sw->clips] = sl.per_s > 0 ? above : below;
         sw->clip_hi[sw->clips] = sl.per_s > 0 ? below : above;
         sw->clip_slope[sw->clips] = -sl.per_t * inv;
@@ -277,6 +122,8 @@ static bool clip_rows(sweep *sw)
         per_p[k] = sl->per_t;
         spread_lo[k] = cw__min(a->x0 * sl->per_s, a->x1 * sl->per_s);
         spread_hi[k] = cw__max(a->x0 * sl->per_s, a->x1 * sl->per_s);
+        if (sw->moving)
+            spread_lo[k] += cw__min(0, sl->per_d), spread_hi[k] += cw__max(0, sl->per_d);
     }
     double lo = a->y0, hi = a->y1;
     if (!clip_param(sw->slabs, base, per_p, spread_lo, spread_hi, &lo, &hi))
@@ -304,13 +151,17 @@ static bool clip_columns(const sweep *sw, int j, int *i0, int *i1)
     return true;
 }
 
-// Prepares a walk of `a` against `b`; false if no row of `a` can reach `b` at all.
-static bool setup_sweep(sweep *sw, const cw__body *walked, const cw__body *other, const cw__map *m,
-                        cw__pieces *pieces)
+// Prepares a walk of `a` against `b`, `a` moving by (move_x, move_y) in `b`'s texel space (zero for
+// the plain test); false if no row of `a` can reach `b` at all.
+static bool setup_sweep(sweep *sw, const cw__body *walked, const cw__body *other, const cw__map *m, double move_x,
+                        double move_y, cw__pieces *pieces)
 {
     const cw_mask *a = walked->mask, *b = other->mask;
     sw->a = a;
     sw->b = b;
+    sw->move_x = move_x;
+    sw->move_y = move_y;
+    sw->moving = move_x != 0 || move_y != 0;
     sw->eps_x = other->eps_x;
     sw->eps_y = other->eps_y;
     sw->m = *m;
@@ -344,15 +195,77 @@ static bool next_row(sweep *sw, int *j)
     return true;
 }
 
-// A run's parallelogram in B space, described by its two boundary chains. Each chain goes from the
-// bottom vertex (smallest y) to the top one with a single bend; x on the left chain is convex in
-// y and on the right chain concave, so a slice's extremes are at its ends or at the bend.
+// One side of a run's region in B space, from its bottom vertex (smallest y) to its top one: three
+// straight pieces (some of zero length), through bends 1 and 2. x on the left chain is convex in y
+// and on the right chain concave, so a slice's extremes are at its ends or at a bend inside it.
+typedef struct chain {
+    double x[3], y[3];  // the bottom vertex and the two bends
+    double slope[3];    // dx/dy of each piece (0 for a horizontal one)
+} chain;
+
+// A run's region in B space: its parallelogram, or for a swept test the hexagon the parallelogram
+// sweeps along the motion; convex either way, described by its left and right chains.
 typedef struct run_shape {
-    double bottom_x, bottom_y, top_y;
-    double left_bend_x, left_bend_y, left_slope_low, left_slope_high;
-    double right_bend_x, right_bend_y, right_slope_low, right_slope_high;
+    double bottom_y, top_y;
+    chain left, right;
     double corner_x, corner_y, run_x, run_y, col_x, col_y; // for exact piece polygons
 } run_shape;
+
+static double chain_x(const chain *c, double y)
+{
+    int k = y < c->y[1] ? 0 : y < c->y[2] ? 1 : 2;
+    return c->x[k] + (y - c->y[k]) * c->slope[k];
+}
+
+static double left_x(const run_shape *r, double y) { return chain_x(&r->left, y); }
+static double right_x(const run_shape *r, double y) { return chain_x(&r->right, y); }
+
+// An edge vector pointing up (toward larger y in B; horizontal ones toward +x), and whether it had
+// to be turned round.
+typedef struct up_edge {
+    double x, y, slope, key; // key: dx/dy, +inf when horizontal (the order of the pieces)
+    bool flipped;
+} up_edge;
+
+static up_edge make_up(double x, double y)
+{
+    bool flip = y < 0 || (y == 0 && x < 0);
+    up_edge e = {flip ? -x : x, flip ? -y : y, 0, 0, flip};
+    e.slope = e.y > 0 ? e.x / e.y : 0;
+    e.key = e.y > 0 ? e.slope : INFINITY;
+    return e;
+}
+
+// A chain from (x, y) through the three edges in the given order.
+static chain make_chain(double x, double y, const up_edge *e0, const up_edge *e1, const up_edge *e2)
+{
+    chain c;
+    c.x[0] = x, c.y[0] = y, c.slope[0] = e0->slope;
+    c.x[1] = x + e0->x, c.y[1] = y + e0->y, c.slope[1] = e1->slope;
+    c.x[2] = c.x[1] + e1->x, c.y[2] = c.y[1] + e1->y, c.slope[2] = e2->slope;
+    return c;
+}
+
+// The hexagon corner + [0, 1] run + [0, 1] column + [0, 1] motion: its bottom vertex adds each edge
+// that points down, and each chain takes the three edges in order of slope (the left one rising,
+// the right one falling), since a convex polygon's sides turn monotonically.
+static void shape_swept(run_shape *r, double px, double py, up_edge e[3])
+{
+    double bx = px, by = py, rise = 0;
+    for (int k = 0; k < 3; k++) {
+        bx += e[k].flipped ? -e[k].x : 0, by += e[k].flipped ? -e[k].y : 0;
+        rise += e[k].y;
+    }
+    for (int pass = 0; pass < 2; pass++) // sort three by key
+        for (int k = 0; k < 2; k++)
+            if (e[k].key > e[k + 1].key) {
+                up_edge t = e[k];
+                e[k] = e[k + 1], e[k + 1] = t;
+            }
+    r->bottom_y = by, r->top_y = by + rise;
+    r->left = make_chain(bx, by, &e[0], &e[1], &e[2]);
+    r->right = make_chain(bx, by, &e[2], &e[1], &e[0]);
+}
 
 static run_shape shape_run(const sweep *sw, int i0, int i1, int j)
 {
@@ -362,54 +275,46 @@ static run_shape shape_run(const sweep *sw, int i0, int i1, int j)
     double ex = len * m->ux, ey = len * m->uy; // the run edge
     run_shape r;
     r.corner_x = px, r.corner_y = py, r.run_x = ex, r.run_y = ey, r.col_x = m->vx, r.col_y = m->vy;
+    if (sw->moving) {
+        up_edge e[3] = {make_up(ex, ey), make_up(m->vx, m->vy), make_up(sw->move_x, sw->move_y)};
+        shape_swept(&r, px, py, e);
+        return r;
+    }
+    // The plain parallelogram: the edge order is the same for every run of the walk.
     double fx = sw->u_down ? -ex : ex, fy = sw->u_down ? -ey : ey;
     double gx = sw->v_down ? -m->vx : m->vx, gy = sw->v_down ? -m->vy : m->vy;
-    r.bottom_x = px + (sw->u_down ? ex : 0) + (sw->v_down ? m->vx : 0);
+    double bx = px + (sw->u_down ? ex : 0) + (sw->v_down ? m->vx : 0);
     r.bottom_y = py + (sw->u_down ? ey : 0) + (sw->v_down ? m->vy : 0);
     r.top_y = r.bottom_y + fy + gy;
-    double first_x = sw->left_is_u ? fx : gx, first_y = sw->left_is_u ? fy : gy;
-    double second_x = sw->left_is_u ? gx : fx, second_y = sw->left_is_u ? gy : fy;
-    double slope_first = sw->left_is_u ? sw->slope_u : sw->slope_v;
-    double slope_second = sw->left_is_u ? sw->slope_v : sw->slope_u;
-    r.left_bend_x = r.bottom_x + first_x, r.left_bend_y = r.bottom_y + first_y;
-    r.left_slope_low = slope_first, r.left_slope_high = slope_second;
-    r.right_bend_x = r.bottom_x + second_x, r.right_bend_y = r.bottom_y + second_y;
-    r.right_slope_low = slope_second, r.right_slope_high = slope_first;
+    up_edge f = {fx, fy, sw->slope_u, 0, false}, g = {gx, gy, sw->slope_v, 0, false}, none = {0, 0, 0, 0, false};
+    const up_edge *first = sw->left_is_u ? &f : &g, *second = sw->left_is_u ? &g : &f;
+    r.left = make_chain(bx, r.bottom_y, first, second, &none);
+    r.right = make_chain(bx, r.bottom_y, second, first, &none);
+    r.left.y[2] = r.right.y[2] = INFINITY; // two pieces: the second reaches the top
     return r;
 }
 
-static double left_x(const run_shape *r, double y)
-{
-    return y < r->left_bend_y ? r->bottom_x + (y - r->bottom_y) * r->left_slope_low
-                              : r->left_bend_x + (y - r->left_bend_y) * r->left_slope_high;
-}
-
-static double right_x(const run_shape *r, double y)
-{
-    return y < r->right_bend_y ? r->bottom_x + (y - r->bottom_y) * r->right_slope_low
-                               : r->right_bend_x + (y - r->right_bend_y) * r->right_slope_high;
-}
-
-// Area of the run's parallelogram between heights y0 < y1 (the chains are linear between bends).
+// Area of the run's region between heights y0 < y1 (the chains are linear between bends).
 static double slice_area(const run_shape *r, double y0, double y1)
 {
-    double ys[4] = {y0, y1, y1, y1};
-    int n = 1;
-    if (r->left_bend_y > y0 && r->left_bend_y < y1)
-        ys[n++] = r->left_bend_y;
-    if (r->right_bend_y > y0 && r->right_bend_y < y1)
-        ys[n++] = r->right_bend_y;
-    if (n == 3 && ys[1] > ys[2]) {
-        double t = ys[1];
-        ys[1] = ys[2];
-        ys[2] = t;
-    }
-    ys[n] = y1;
-    double area = 0, prev_y = y0, prev_w = right_x(r, y0) - left_x(r, y0);
-    for (int i = 1; i <= n; i++) {
+    double ys[6];
+    int n = 0;
+    ys[n++] = y0;
+    const chain *sides[2] = {&r->left, &r->right};
+    for (int c = 0; c < 2; c++)
+        for (int k = 1; k < 3; k++)
+            if (sides[c]->y[k] > y0 && sides[c]->y[k] < y1)
+                ys[n++] = sides[c]->y[k];
+    ys[n++] = y1;
+    for (int i = 1; i < n; i++) // insertion sort of at most six heights
+        for (int k = i; k > 0 && ys[k - 1] > ys[k]; k--) {
+            double t = ys[k];
+            ys[k] = ys[k - 1], ys[k - 1] = t;
+        }
+    double area = 0, prev_w = right_x(r, y0) - left_x(r, y0);
+    for (int i = 1; i < n; i++) {
         double w = right_x(r, ys[i]) - left_x(r, ys[i]);
-        area += 0.5 * (w + prev_w) * (ys[i] - prev_y);
-        prev_y = ys[i];
+        area += 0.5 * (w + prev_w) * (ys[i] - ys[i - 1]);
         prev_w = w;
     }
     return area;
@@ -539,10 +444,12 @@ static bool sweep_run(sweep *sw, int i0, int i1, int j)
         double y0 = y_prev, y1 = cw__min(r + 1, rs.top_y);
         double lx = left_x(&rs, y1), rx = right_x(&rs, y1);
         double x_lo = cw__min(lx_prev, lx), x_hi = cw__max(rx_prev, rx);
-        if (rs.left_bend_y > y0 && rs.left_bend_y < y1)
-            x_lo = cw__min(x_lo, rs.left_bend_x);
-        if (rs.right_bend_y > y0 && rs.right_bend_y < y1)
-            x_hi = cw__max(x_hi, rs.right_bend_x);
+        for (int k = 1; k < 3; k++) {
+            if (rs.left.y[k] > y0 && rs.left.y[k] < y1)
+                x_lo = cw__min(x_lo, rs.left.x[k]);
+            if (rs.right.y[k] > y0 && rs.right.y[k] < y1)
+                x_hi = cw__max(x_hi, rs.right.x[k]);
+        }
         y_prev = y1, lx_prev = lx, rx_prev = rx;
         int span0 = b->spans[2 * r], span1 = b->spans[2 * r + 1];
         int k0 = clamp_floor(x_lo + sw->eps_x, span0, span1), k1 = clamp_ceil(x_hi - sw->eps_x, span0, span1);
@@ -605,7 +512,7 @@ static bool peek_row(sweep *sw)
             continue;
         sw->next_j = j, sw->next_i0 = i0, sw->next_i1 = i1;
         // A rough row count for the walk's cost; clamped, as extreme scale ratios overflow a long.
-        double rows = count * fabs(sw->m.uy) + fabs(sw->m.vy) + 1;
+        double rows = count * fabs(sw->m.uy) + fabs(sw->m.vy) + fabs(sw->move_y) + 1;
         sw->next_cost = 1 + 3 * (long)(rows < 1e15 ? rows : 1e15);
         return true;
     }
@@ -660,24 +567,20 @@ static probe_result probe(const cw__body *body_a, const cw__body *body_b, const 
     return PROBE_UNKNOWN;
 }
 
-bool cw__masks_overlap(const cw__body *a, const cw__body *b)
+// Walk both ways at once: either walk alone is exact, and one is often far cheaper (a small sprite
+// clipped away inside a ring's hole) with no cheap way to tell which in advance. Each walk looks
+// ahead to its next row that has texels left; the row goes to the walk that will then have done
+// less work, and the first walk to run out of rows proves there is no overlap. `a` moves by
+// (dx, dy) world units over the test (zero for the plain test), so `b` moves by minus that.
+static inline bool race(const cw__body *a, const cw__body *b, const cw__map *ab, const cw__map *ba, double dx, double dy)
 {
-    const cw_mask *ma = a->mask, *mb = b->mask;
-    if (ma->count == 0 || mb->count == 0)
-        return false;
-    cw__map ab = cw__map_between(a, b);
-    if (is_translation(&ab))
-        return cw__translated_overlap(ma, mb, ab.ox, ab.oy, b->eps_x, b->eps_y);
-    cw__map ba = cw__map_between(b, a);
-    probe_result quick = probe(a, b, &ab, &ba);
-    if (quick != PROBE_UNKNOWN)
-        return quick == PROBE_HIT;
-    // Walk both ways at once: either walk alone is exact, and one is often far cheaper (a small
-    // sprite clipped away inside a ring's hole) with no cheap way to tell which in advance. Each
-    // walk looks ahead to its next row that has texels left; the row goes to the walk that will
-    // then have done less work, and the first walk to run out of rows proves there is no overlap.
+    double ax = 0, ay = 0, bx = 0, by = 0;
+    if (dx != 0 || dy != 0) {
+        cw__local_vector(&b->xf, dx, dy, &ax, &ay);
+        cw__local_vector(&a->xf, -dx, -dy, &bx, &by);
+    }
     sweep walks[2];
-    if (!setup_sweep(&walks[0], a, b, &ab, NULL) || !setup_sweep(&walks[1], b, a, &ba, NULL))
+    if (!setup_sweep(&walks[0], a, b, ab, ax, ay, NULL) || !setup_sweep(&walks[1], b, a, ba, bx, by, NULL))
         return false;
     if (!peek_row(&walks[0]) || !peek_row(&walks[1]))
         return false;
@@ -690,13 +593,38 @@ bool cw__masks_overlap(const cw__body *a, const cw__body *b)
     }
 }
 
+bool cw__masks_overlap(const cw__body *a, const cw__body *b)
+{
+    const cw_mask *ma = a->mask, *mb = b->mask;
+    if (ma->count == 0 || mb->count == 0)
+        return false;
+    cw__map ab = cw__map_between(a, b);
+    if (is_translation(&ab))
+        return cw__translated_overlap(ma, mb, ab.ox, ab.oy, b->eps_x, b->eps_y);
+    cw__map ba = cw__map_between(b, a);
+    probe_result quick = probe(a, b, &ab, &ba);
+    if (quick != PROBE_UNKNOWN)
+        return quick == PROBE_HIT;
+    return race(a, b, &ab, &ba, 0, 0);
+}
+
+bool cw__masks_overlap_moving(const cw__body *a, const cw__body *b, double dx, double dy)
+{
+    if (a->mask->count == 0 || b->mask->count == 0)
+        return false;
+    if (dx == 0 && dy == 0)
+        return cw__masks_overlap(a, b);
+    cw__map ab = cw__map_between(a, b), ba = cw__map_between(b, a);
+    return race(a, b, &ab, &ba, dx, dy);
+}
+
 void cw__masks_pieces(const cw__body *walked, const cw__body *other, cw__pieces *pieces)
 {
     if (walked->mask->count == 0 || other->mask->count == 0)
         return;
     cw__map m = cw__map_between(walked, other);
     sweep sw;
-    if (!setup_sweep(&sw, walked, other, &m, pieces))
+    if (!setup_sweep(&sw, walked, other, &m, 0, 0, pieces))
         return;
     for (int j; next_row(&sw, &j);)
         sweep_row(&sw, j);
@@ -712,7 +640,7 @@ void cw__masks_sample(const cw__body *walked, const cw__body *other, int stride,
         return;
     cw__map m = cw__map_between(walked, other);
     sweep sw;
-    if (!setup_sweep(&sw, walked, other, &m, NULL))
+    if (!setup_sweep(&sw, walked, other, &m, 0, 0, NULL))
         return;
     for (int j = sw.j0; j < sw.j1; j += stride) {
         int i0, i1;

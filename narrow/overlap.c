@@ -6,8 +6,7 @@
 
 static int compare_double(double x, double y) { return (x > y) - (x < y); }
 
-// A total order on prepared bodies, used only to pick which one goes first.
-static int compare_bodies(const cw__body *a, const cw__body *b)
+int cw__compare_bodies(const cw__body *a, const cw__body *b)
 {
     int by_content = cw__mask_compare(a->mask, b->mask);
     if (by_content != 0)
@@ -39,8 +38,7 @@ static bool rounding_matters_unrotated(const cw_mask *ma, const cw_transform *ta
     return cw__rounding_matters(rounding[0], tolerance[0], rounding[1], tolerance[1]);
 }
 
-// Whether two AABBs meet, touching included (as the world's candidate pairs do).
-static bool aabbs_meet(const cw__body *a, const cw__body *b)
+bool cw__aabbs_meet(const cw__body *a, const cw__body *b)
 {
     cw_aabb p = cw__body_aabb(a), q = cw__body_aabb(b);
     return p.min.x <= q.max.x && q.min.x <= p.max.x && p.min.y <= q.max.y && q.min.y <= p.max.y;
@@ -87,7 +85,7 @@ bool cw__overlap_bodies(const cw__body *a, const cw__body *b, cw_manifold *manif
 {
     if (manifold == NULL && a->is_box && b->is_box) // the box test is symmetric as it stands
         return cw__obbs_overlap(&a->obb, &b->obb);
-    bool swapped = compare_bodies(a, b) > 0;
+    bool swapped = cw__compare_bodies(a, b) > 0;
     const cw__body *first = swapped ? b : a, *second = swapped ? a : b;
     cw_manifold found;
     bool hit;
@@ -117,7 +115,7 @@ bool cw_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b, co
         return false;
     if (cw__rounding_matters(cw__body_rounding(&body_a), cw__body_tolerance(&body_a), cw__body_rounding(&body_b),
                              cw__body_tolerance(&body_b)) &&
-        !aabbs_meet(&body_a, &body_b))
+        !cw__aabbs_meet(&body_a, &body_b))
         return false;
     return cw__overlap_bodies(&body_a, &body_b, manifold);
 }

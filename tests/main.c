@@ -19,6 +19,8 @@ int main(void)
     failed += cmocka_run_group_tests_name("exact", exact_tests, NULL, NULL);
     failed += cmocka_run_group_tests_name("overlap", overlap_tests, NULL, NULL);
     failed += cmocka_run_group_tests_name("manifold", manifold_tests, NULL, NULL);
+    failed += cmocka_run_group_tests_name("minimum translation", mtd_tests, NULL, NULL);
+    failed += cmocka_run_group_tests_name("cast", cast_tests, NULL, NULL);
     failed += cmocka_run_group_tests_name("world", world_tests, NULL, NULL);
     failed += cmocka_run_group_tests_name("world random", world_random_tests, NULL, NULL);
     failed += cmocka_run_group_tests_name("world allocator", world_alloc_tests, NULL, NULL);

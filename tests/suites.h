@@ -44,4 +44,10 @@ extern const struct CMUnitTest world_alloc_tests[WORLD_ALLOC_TEST_COUNT];
 #define QUERY_TEST_COUNT 20
 extern const struct CMUnitTest query_tests[QUERY_TEST_COUNT];
 
+#define CAST_TEST_COUNT 3
+extern const struct CMUnitTest cast_tests[CAST_TEST_COUNT];
+
+#define MTD_TEST_COUNT 1
+extern const struct CMUnitTest mtd_tests[MTD_TEST_COUNT];
+
 #endif

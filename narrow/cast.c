@@ -1,0 +1,189 @@
+// Contacts over a motion: the swept test (does A, moving in a straight line, overlap B at some
+// time in [0, 1]?), the time of first touch, and cw_shape_cast().
+//
+// "Touched somewhere in [0, t]" is monotone in t, and decided exactly by the swept test (box-box:
+// the separating-axis test with time; anything with a mask: the texel walk over hexagons), so the
+// first touch is bisected with it. The pair is first put in canonical order, so that A moving by d
+// against B runs the very computation of B moving by -d against A.
+#include "internal.h"
+
+#include <math.h>
+#include <string.h>
+
+// Bisection ends when the first touch is known to within this fraction of the motion.
+#define FIRST_TOUCH_RESOLUTION 0x1p-20
+
+// The times t for which box a, moved by t * (dx, dy), overlaps box b by more than `tolerance` on
+// each of the four edge normals: the intersection of four open intervals, as [*t_lo, *t_hi].
+// False if it is empty.
+static bool boxes_interval(const cw__obb *a, const cw__obb *b, double dx, double dy, double tolerance,
+                           double *t_lo, double *t_hi)
+{
+    const double axes[4][2] = {{a->c, a->s}, {-a->s, a->c}, {b->c, b->s}, {-b->s, b->c}};
+    double lo = -INFINITY, hi = INFINITY;
+    for (int k = 0; k < 4; k++) {
+        double nx = axes[k][0], ny = axes[k][1];
+        double gap = nx * (b->cx - a->cx) + ny * (b->cy - a->cy); // at t: gap - t * rate
+        double rate = nx * dx + ny * dy;
+        double reach = cw__obb_radius(a, nx, ny) + cw__obb_radius(b, nx, ny) - tolerance;
+        if (!(reach > 0))
+            return false;
+        if (rate == 0) {
+            if (!(fabs(gap) < reach))
+                return false;
+            continue;
+        }
+        double t0 = (gap - reach) / rate, t1 = (gap + reach) / rate;
+        lo = cw__max(lo, cw__min(t0, t1));
+        hi = cw__min(hi, cw__max(t0, t1));
+    }
+    *t_lo = lo, *t_hi = hi;
+    return lo < hi;
+}
+
+static double box_tolerance(const cw__obb *a, const cw__obb *b) { return cw__min(a->tolerance, b->tolerance); }
+
+// The swept test for a pair already in canonical order.
+static bool ordered_touch_moving(const cw__body *a, const cw__body *b, double dx, double dy)
+{
+    if (!(a->is_box && b->is_box))
+        return cw__masks_overlap_moving(a, b, dx, dy);
+    double lo, hi;
+    return boxes_interval(&a->obb, &b->obb, dx, dy, box_tolerance(&a->obb, &b->obb), &lo, &hi) && lo < 1 && hi > 0;
+}
+
+// The box around a mask's opaque texels as an oriented box (no tolerance): where it does not
+// overlap the other's, the masks cannot.
+static cw__obb opaque_obb(const cw__body *body)
+{
+    if (body->is_box)
+        return body->obb;
+    const cw_mask *m = body->mask;
+    const cw__xf *xf = &body->xf;
+    cw__obb o;
+    double w = m->x1 - m->x0, h = m->y1 - m->y0;
+    cw__to_world(xf, 0.5 * (m->x0 + m->x1), 0.5 * (m->y0 + m->y1), 0, 0, &o.cx, &o.cy);
+    o.ux = 0.5 * w * xf->c * xf->sx, o.uy = 0.5 * w * xf->s * xf->sx;
+    o.vx = -0.5 * h * xf->s * xf->sy, o.vy = 0.5 * h * xf->c * xf->sy;
+    o.c = xf->c, o.s = xf->s, o.tolerance = 0;
+    return o;
+}
+
+// The first touch of a pair in canonical order that touches somewhere in [0, 1] but not at 0: the
+// bisection of the swept test over the times its opaque boxes allow, to FIRST_TOUCH_RESOLUTION.
+static double ordered_first_touch(const cw__body *a, const cw__body *b, double dx, double dy)
+{
+    cw__obb oa = opaque_obb(a), ob = opaque_obb(b);
+    double lo = 0, hi = 1, box_lo, box_hi;
+    if (boxes_interval(&oa, &ob, dx, dy, a->is_box && b->is_box ? box_tolerance(&oa, &ob) : 0, &box_lo, &box_hi)) {
+        if (a->is_box && b->is_box) // then the interval is the answer itself
+            return cw__min(cw__max(box_lo, 0), 1);
+        lo = cw__min(cw__max(lo, box_lo), 1), hi = cw__max(cw__min(hi, box_hi), lo);
+    }
+    // Invariant: no touch in [0, lo]; a touch in [0, hi] (else the answer is 1: the pair touches
+    // only where the swept test and the plain test at t = 1 disagree by rounding).
+    while (hi - lo > FIRST_TOUCH_RESOLUTION) {
+        double mid = 0.5 * (lo + hi);
+        cw__body from = cw__body_moved(a, lo * dx, lo * dy);
+        if (ordered_touch_moving(&from, b, (mid - lo) * dx, (mid - lo) * dy))
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return hi;
+}
+
+// The smallest float not below x in [0, 1].
+static float fraction_up(double x)
+{
+    float f = (float)x;
+    if ((double)f < x)
+        f = nextafterf(f, 2.0f);
+    return f > 1.0f ? 1.0f : f;
+}
+
+// The contact at time t: the manifold of the overlap there (normal from a toward b). Where the
+// pair only grazes at t (the overlap at the first touch can be thinner than the tolerance), the
+// next few times are tried, and failing those the normal is the motion's direction.
+static void contact_at(const cw__body *a, const cw__body *b, double dx, double dy, double t, cw_manifold *manifold)
+{
+    for (int k = 0; k < 8; k++) {
+        double at = cw__min(1.0, t + k * FIRST_TOUCH_RESOLUTION);
+        cw__body moved = cw__body_moved(a, at * dx, at * dy);
+        if (cw__overlap_bodies(&moved, b, manifold))
+            return;
+    }
+    double length = hypot(dx, dy);
+    cw__body moved = cw__body_moved(a, t * dx, t * dy);
+    cw_aabb box = cw__body_aabb(&moved);
+    manifold->point = (cw_vec2){0.5f * (box.min.x + box.max.x), 0.5f * (box.min.y + box.max.y)};
+    manifold->normal = length > 0 ? (cw_vec2){(float)(dx / length), (float)(dy / length)} : (cw_vec2){1, 0};
+    manifold->depth = 0;
+}
+
+bool cw__touch_moving(const cw__body *a, const cw__body *b, double dx, double dy)
+{
+    if (cw__compare_bodies(a, b) > 0)
+        return ordered_touch_moving(b, a, -dx, -dy);
+    return ordered_touch_moving(a, b, dx, dy);
+}
+
+bool cw__cast_bodies(const cw__body *a, const cw__body *b, double dx, double dy, float *fraction,
+                     cw_manifold *manifold)
+{
+    bool swapped = cw__compare_bodies(a, b) > 0;
+    const cw__body *first = swapped ? b : a, *second = swapped ? a : b;
+    double mx = swapped ? -dx : dx, my = swapped ? -dy : dy;
+    double t;
+    if (cw__overlap_bodies(first, second, NULL)) {
+        t = 0;
+    } else {
+        cw__body end = cw__body_moved(first, mx, my);
+        if (!ordered_touch_moving(first, second, mx, my) && !cw__overlap_bodies(&end, second, NULL))
+            return false;
+        t = ordered_first_touch(first, second, mx, my);
+    }
+    *fraction = fraction_up(t);
+    if (manifold != NULL) {
+        contact_at(first, second, mx, my, t, manifold);
+        if (swapped) { // found with b moving and a still: where a moves, the contact is t * d further
+            manifold->normal = (cw_vec2){-manifold->normal.x, -manifold->normal.y};
+            manifold->point = (cw_vec2){(float)(manifold->point.x + t * dx), (float)(manifold->point.y + t * dy)};
+        }
+    }
+    return true;
+}
+
+bool cw_shape_cast(const cw_shape *a, const cw_transform *ta, cw_vec2 translation, const cw_shape *b,
+                   const cw_transform *tb, float *fraction, cw_manifold *manifold)
+{
+    cw__body body_a, body_b;
+    if (fraction == NULL) {
+        cw__fail("The fraction output pointer is NULL.");
+        return false;
+    }
+    if (!cw__prepare(a, ta, &body_a) || !cw__prepare(b, tb, &body_b))
+        return false;
+    if (!isfinite(translation.x) || !isfinite(translation.y)) {
+        cw__fail("The translation is not finite.");
+        return false;
+    }
+    // Far beyond moderate placements the AABBs decide first, as in cw_overlap(): here the AABB of
+    // the whole motion.
+    if (cw__rounding_matters(cw__body_rounding(&body_a), cw__body_tolerance(&body_a), cw__body_rounding(&body_b),
+                             cw__body_tolerance(&body_b))) {
+        cw__body end = cw__body_moved(&body_a, translation.x, translation.y);
+        cw_aabb p = cw__body_aabb(&body_a), q = cw__body_aabb(&end), r = cw__body_aabb(&body_b);
+        if (!(fminf(p.min.x, q.min.x) <= r.max.x && r.min.x <= fmaxf(p.max.x, q.max.x) &&
+              fminf(p.min.y, q.min.y) <= r.max.y && r.min.y <= fmaxf(p.max.y, q.max.y)))
+            return false;
+    }
+    float t;
+    cw_manifold found;
+    if (!cw__cast_bodies(&body_a, &body_b, translation.x, translation.y, &t, manifold ? &found : NULL))
+        return false;
+    *fraction = t;
+    if (manifold != NULL)
+        *manifold = found;
+    return true;
+}

@@ -1,0 +1,400 @@
+// The minimum translation distance of two overlapping shapes: the shortest move of B that leaves
+// no overlap, and its direction.
+//
+// Both shapes are unions of rectangles (a mask's runs of opaque texels; a box is one). Two
+// rectangles, B's moving by s along a direction, overlap exactly for s in one open interval (the
+// separating-axis theorem on their four edge normals); along that direction the shapes overlap
+// where some pair's interval does, so the shortest move is the first gap in the union of the
+// intervals from 0. That is exact per direction and cheap once each pair's projections are known,
+// so many directions are tried: both shapes' edge normals (where the answer lies for every edge of
+// the configuration obstacle), the overlap's gradient, the centres' direction, the diagonals, then
+// steps around the best (corners of the obstacle lie between edge normals).
+//
+// Only pairs that can meet within an upper bound on the answer matter. Where the bound is many
+// texels (a deep overlap) the rows are merged in bands of about a twelfth of it: a cover of the
+// shape, so the answer can only grow (by at most a band), and the move still separates.
+#include "bits.h"
+
+#include <math.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#define RECT_CAP 96   // rectangles per shape (56 bytes each, on the stack)
+#define PAIR_CAP 320  // pairs of rectangles (about 90 bytes each, on the stack)
+#define BUCKETS 32    // intervals are swept bucket by bucket of start
+#define BANDS 12     // rows are merged in bands of a twelfth of the bound (at least a row)
+#define QUICK_PASSES 4 // widening passes over all intervals before they are sorted into buckets
+
+// A rectangle of one shape, in world units relative to a reference point: its centre, its radius
+// along each of the four axes, and its half extents along the world axes.
+typedef struct rect {
+    double cx, cy, radius[4], ex, ey;
+} rect;
+
+typedef struct rect_set {
+    int count;
+    rect r[RECT_CAP];
+} rect_set;
+
+// Per pair and axis, the open range of s * (direction . axis) for which the projections overlap (in
+// float: the search only ranks directions, four pairs at a time), the pair's rectangles, and per
+// pair the interval of s along the direction being tried.
+typedef struct pairs {
+    int count;
+    float lo[4][PAIR_CAP], hi[4][PAIR_CAP];
+    short first[PAIR_CAP], second[PAIR_CAP];
+    float start_f[PAIR_CAP], end_f[PAIR_CAP];
+    double start[PAIR_CAP], end[PAIR_CAP];
+} pairs;
+
+typedef struct problem {
+    const cw__body *a, *b;
+    double rx, ry;          // the reference point (b's position)
+    double ax[4], ay[4];    // the four axes: a's u, v, then b's
+    double tolerance;       // touching tolerance, world units
+    double min_gap;         // narrower gaps do not count (they would not survive rounding)
+    double bound;           // an upper bound on the answer
+    double cx_a, cy_a, bx, by; // the centres of the opaque boxes, relative to the reference point
+    rect_set sets[2];
+    pairs pairs;
+} problem;
+
+static bool add_rect(const problem *p, const cw__body *body, double i0, double i1, double j0, double j1, rect_set *set)
+{
+    if (set->count == RECT_CAP)
+        return false;
+    rect *r = &set->r[set->count++];
+    const cw__xf *xf = &body->xf;
+    cw__to_world(xf, 0.5 * (i0 + i1), 0.5 * (j0 + j1), p->rx, p->ry, &r->cx, &r->cy);
+    double hu = 0.5 * (i1 - i0) * fabs(xf->sx), hv = 0.5 * (j1 - j0) * fabs(xf->sy);
+    for (int k = 0; k < 4; k++) // the body's axes are (c, s) and (-s, c)
+        r->radius[k] = hu * fabs(xf->c * p->ax[k] + xf->s * p->ay[k]) + hv * fabs(xf->c * p->ay[k] - xf->s * p->ax[k]);
+    r->ex = hu * fabs(xf->c) + hv * fabs(xf->s), r->ey = hu * fabs(xf->s) + hv * fabs(xf->c);
+    return true;
+}
+
+// The runs of the body's mask in texels [i0, i1) x [j0, j1), the rows ORed in bands of `band`
+// (a cover of those texels). False if they do not fit.
+static bool collect(const problem *p, const cw__body *body, int i0, int i1, int j0, int j1, int band, rect_set *set)
+{
+    const cw_mask *m = body->mask;
+    uint64_t merged[CW_MASK_MAX_SIZE / 64];
+    int w0 = i0 >> 6, w1 = (i1 - 1) >> 6;
+    for (int j = j0; j < j1; j += band) {
+        int end = cw__int_min(j + band, j1);
+        for (int w = w0; w <= w1; w++) {
+            merged[w] = 0;
+            for (int k = j; k < end; k++)
+                merged[w] |= cw__row(m, k)[w];
+        }
+        for (int start = next_set(merged, i0, i1); start < i1;) {
+            int stop = next_clear(merged, start, i1);
+            if (!add_rect(p, body, start, stop, j, end, set))
+                return false;
+            start = stop < i1 ? next_set(merged, stop, i1) : i1;
+        }
+    }
+    return true;
+}
+
+// The texels of `body` that can come within `reach` world units of the other's opaque box.
+static void region(const cw__body *body, const cw__body *other, double reach, int *i0, int *i1, int *j0, int *j1)
+{
+    cw_aabb box = cw__body_aabb(other);
+    double lo_x = INFINITY, lo_y = INFINITY, hi_x = -INFINITY, hi_y = -INFINITY;
+    for (int k = 0; k < 4; k++) {
+        double wx = k & 1 ? box.max.x + reach : box.min.x - reach;
+        double wy = k & 2 ? box.max.y + reach : box.min.y - reach;
+        double lx, ly;
+        cw__to_local(body, wx, wy, &lx, &ly);
+        lo_x = cw__min(lo_x, lx), hi_x = cw__max(hi_x, lx), lo_y = cw__min(lo_y, ly), hi_y = cw__max(hi_y, ly);
+    }
+    const cw_mask *m = body->mask;
+    *i0 = clamp_floor(lo_x, m->x0, m->x1), *i1 = clamp_ceil(hi_x, m->x0, m->x1);
+    *j0 = clamp_floor(lo_y, m->y0, m->y1), *j1 = clamp_ceil(hi_y, m->y0, m->y1);
+}
+
+// The rectangles of one shape near the other: a box is one; a mask its runs, in bands of rows.
+static bool shape_rects(const problem *p, const cw__body *body, const cw__body *other, int band, rect_set *set)
+{
+    set->count = 0;
+    if (body->is_box)
+        return add_rect(p, body, 0, 1, 0, 1, set);
+    int i0, i1, j0, j1;
+    region(body, other, p->bound, &i0, &i1, &j0, &j1);
+    return i0 >= i1 || j0 >= j1 || collect(p, body, i0, i1, j0, j1, band, set);
+}
+
+// The pairs of rectangles that B moved by less than the bound can bring together, with their
+// windows. False if there are too many.
+static bool make_pairs(problem *p)
+{
+    const rect_set *sa = &p->sets[0], *sb = &p->sets[1];
+    pairs *w = &p->pairs;
+    w->count = 0;
+    for (int i = 0; i < sa->count; i++)
+        for (int k = 0; k < sb->count; k++) {
+            const rect *ra = &sa->r[i], *rb = &sb->r[k];
+            if (fabs(rb->cx - ra->cx) - ra->ex - rb->ex > p->bound || fabs(rb->cy - ra->cy) - ra->ey - rb->ey > p->bound)
+                continue;
+            if (w->count == PAIR_CAP)
+                return false;
+            for (int axis = 0; axis < 4; axis++) {
+                double reach = ra->radius[axis] + rb->radius[axis] - p->tolerance;
+                double gap = p->ax[axis] * (rb->cx - ra->cx) + p->ay[axis] * (rb->cy - ra->cy); // |gap + s c| < reach
+                w->lo[axis][w->count] = (float)(-reach - gap), w->hi[axis][w->count] = (float)(reach - gap);
+            }
+            w->first[w->count] = (short)i, w->second[w->count] = (short)k;
+            w->count++;
+        }
+    return true;
+}
+
+// Along unit (nx, ny), for each pair the interval of s where all four windows hold (empty ones get
+// end -1, so they never extend a reach), in float. Axis by axis, so the loops run four pairs at once.
+static void intervals(problem *p, double nx, double ny)
+{
+    pairs *w = &p->pairs;
+    int n = w->count;
+    float *lo = w->start_f, *hi = w->end_f;
+    for (int axis = 0; axis < 4; axis++) {
+        double c = nx * p->ax[axis] + ny * p->ay[axis];
+        if (fabs(c) < 1e-12) // parallel: the window must hold at every s (a huge factor says so)
+            c = c < 0 ? -1e-12 : 1e-12;
+        float inv = (float)(1 / c);
+        const float *low = c > 0 ? w->lo[axis] : w->hi[axis], *high = c > 0 ? w->hi[axis] : w->lo[axis];
+        if (axis == 0) {
+            for (int i = 0; i < n; i++)
+                lo[i] = low[i] * inv, hi[i] = high[i] * inv;
+            continue;
+        }
+        for (int i = 0; i < n; i++) {
+            float l = low[i] * inv, h = high[i] * inv;
+            lo[i] = lo[i] > l ? lo[i] : l;
+            hi[i] = hi[i] < h ? hi[i] : h;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        hi[i] = lo[i] < hi[i] ? hi[i] : -1.0f;
+}
+
+// The same in double from the rectangles themselves, for the direction chosen.
+static void exact_intervals(problem *p, double nx, double ny)
+{
+    pairs *w = &p->pairs;
+    for (int i = 0; i < w->count; i++) {
+        const rect *ra = &p->sets[0].r[w->first[i]], *rb = &p->sets[1].r[w->second[i]];
+        double lo = -INFINITY, hi = INFINITY;
+        for (int axis = 0; axis < 4; axis++) {
+            double c = nx * p->ax[axis] + ny * p->ay[axis];
+            double reach = ra->radius[axis] + rb->radius[axis] - p->tolerance;
+            double gap = p->ax[axis] * (rb->cx - ra->cx) + p->ay[axis] * (rb->cy - ra->cy); // |gap + s c| < reach
+            if (c == 0) {
+                hi = fabs(gap) < reach ? hi : -INFINITY;
+                continue;
+            }
+            double t0 = (-reach - gap) / c, t1 = (reach - gap) / c;
+            lo = cw__max(lo, cw__min(t0, t1)), hi = cw__min(hi, cw__max(t0, t1));
+        }
+        w->start[i] = lo, w->end[i] = lo < hi ? hi : -1.0;
+    }
+}
+
+// The reach from 0 of the union of the intervals, gaps narrower than min_gap not counting: the
+// intervals are put in buckets by start (a counting sort over [0, bound]); the buckets are swept
+// in order, and within one the intervals that start before the reach extend it until none does.
+// A bucket whose first possible start is past the reach ends the sweep. Exact, in linear time.
+static double reach_sorted(const problem *p)
+{
+    const pairs *w = &p->pairs;
+    int count[BUCKETS + 1] = {0}, order[PAIR_CAP], bucket[PAIR_CAP];
+    double per = BUCKETS / p->bound;
+    for (int i = 0; i < w->count; i++) {
+        double at = w->start[i] * per;
+        bucket[i] = !(w->end[i] > 0) || at >= BUCKETS ? BUCKETS : at > 0 ? (int)at : 0; // BUCKETS: never needed
+        count[bucket[i]]++;
+    }
+    int first[BUCKETS + 1];
+    for (int k = 0, sum = 0; k <= BUCKETS; k++)
+        first[k] = sum, sum += count[k];
+    for (int i = 0; i < w->count; i++)
+        order[first[bucket[i]] + --count[bucket[i]]] = i;
+    double reach = 0, gap = p->min_gap;
+    for (int k = 0; k < BUCKETS && k / per < reach + gap; k++) {
+        int from = first[k], to = first[k + 1];
+        for (bool grew = true; grew;) {
+            grew = false;
+            for (int n = from; n < to; n++) {
+                int i = order[n];
+                if (w->start[i] < reach + gap && w->end[i] > reach)
+                    reach = w->end[i], grew = true;
+            }
+        }
+    }
+    return reach;
+}
+
+// The largest end among the float intervals that start before `threshold`, and `floor` (four
+// pairs at a time where SSE2 is at hand).
+static float farthest_end(const pairs *w, float threshold, float floor)
+{
+    int i = 0, n = w->count;
+    float far = floor;
+#if defined(__SSE2__)
+    __m128 limit = _mm_set1_ps(threshold), best = _mm_set1_ps(floor), none = _mm_set1_ps(-1.0f);
+    for (; i + 4 <= n; i += 4) {
+        __m128 starts = _mm_loadu_ps(w->start_f + i), ends = _mm_loadu_ps(w->end_f + i);
+        __m128 before = _mm_cmplt_ps(starts, limit);
+        best = _mm_max_ps(best, _mm_or_ps(_mm_and_ps(before, ends), _mm_andnot_ps(before, none)));
+    }
+    float lanes[4];
+    _mm_storeu_ps(lanes, best);
+    for (int k = 0; k < 4; k++)
+        far = lanes[k] > far ? lanes[k] : far;
+#endif
+    for (; i < n; i++)
+        far = w->start_f[i] < threshold && w->end_f[i] > far ? w->end_f[i] : far;
+    return far;
+}
+
+// The reach as the search measures it: most often a few passes over all intervals settle it
+// (each takes every interval that starts before the reach so far); a long chain goes to the
+// buckets instead. Once the reach passes `enough` (the best found so far) the direction has lost:
+// that is all the search needs to know.
+static double search_reach(problem *p, double enough)
+{
+    pairs *w = &p->pairs;
+    float reach = 0, gap = (float)p->min_gap;
+    for (int pass = 0; pass < QUICK_PASSES; pass++) {
+        float next = farthest_end(w, reach + gap, reach);
+        if (!(next > reach) || next >= enough)
+            return next;
+        reach = next;
+    }
+    for (int i = 0; i < w->count; i++)
+        w->start[i] = w->start_f[i], w->end[i] = w->end_f[i];
+    return reach_sorted(p);
+}
+
+typedef struct best {
+    double nx, ny, gap;
+} best;
+
+static void try_direction(problem *p, double nx, double ny, best *b)
+{
+    double length = hypot(nx, ny);
+    if (!(length > 0))
+        return;
+    nx /= length, ny /= length;
+    intervals(p, nx, ny);
+    double gap = search_reach(p, b->gap);
+    if (gap < b->gap)
+        *b = (best){nx, ny, gap};
+}
+
+static void rotate(double x, double y, double angle, double *rx, double *ry)
+{
+    double c = cos(angle), s = sin(angle);
+    *rx = x * c - y * s, *ry = x * s + y * c;
+}
+
+// The extent of a body's opaque hull along unit (nx, ny), relative to the reference point.
+static void hull_extent(const problem *p, const cw__body *body, double nx, double ny, double *lo, double *hi)
+{
+    const cw_mask *m = body->mask;
+    *lo = INFINITY, *hi = -INFINITY;
+    for (int k = 0; k < m->hull_count; k++) {
+        double wx, wy;
+        cw__to_world(&body->xf, m->hull[2 * k], m->hull[2 * k + 1], p->rx, p->ry, &wx, &wy);
+        double d = wx * nx + wy * ny;
+        *lo = cw__min(*lo, d), *hi = cw__max(*hi, d);
+    }
+}
+
+// An upper bound on the answer: the least of the moves that take B's hull wholly past A's, along
+// the edge normals, the diagonals between them and the hint, both ways.
+static double upper_bound(const problem *p, double hint_x, double hint_y)
+{
+    double bound = INFINITY, dirs[10][2];
+    for (int axis = 0; axis < 4; axis++) {
+        dirs[axis][0] = p->ax[axis], dirs[axis][1] = p->ay[axis];
+        rotate(p->ax[axis], p->ay[axis], 0.7853981633974483, &dirs[4 + axis][0], &dirs[4 + axis][1]);
+    }
+    double length = hypot(hint_x, hint_y);
+    dirs[8][0] = length > 0 ? hint_x / length : 1, dirs[8][1] = length > 0 ? hint_y / length : 0;
+    dirs[9][0] = p->bx - p->cx_a, dirs[9][1] = p->by - p->cy_a; // centre to centre
+    length = hypot(dirs[9][0], dirs[9][1]);
+    dirs[9][0] = length > 0 ? dirs[9][0] / length : 1, dirs[9][1] = length > 0 ? dirs[9][1] / length : 0;
+    for (int k = 0; k < 10; k++) {
+        double lo_a, hi_a, lo_b, hi_b;
+        hull_extent(p, p->a, dirs[k][0], dirs[k][1], &lo_a, &hi_a);
+        hull_extent(p, p->b, dirs[k][0], dirs[k][1], &lo_b, &hi_b);
+        bound = cw__min(bound, cw__min(cw__max(hi_a - lo_b, 0), cw__max(hi_b - lo_a, 0)));
+    }
+    return bound;
+}
+
+// Rows per band for a body: the bound over `bands`, at least one row.
+static int band_for(const problem *p, const cw__body *body, int bands)
+{
+    double rows = p->bound / (bands * fabs(body->xf.sy));
+    return rows < 2 ? 1 : rows > CW_MASK_MAX_SIZE ? CW_MASK_MAX_SIZE : (int)rows;
+}
+
+// The rectangles and pairs, the bands doubled until they fit (a handful of rectangles at most once
+// a band is the whole shape).
+static bool set_up(problem *p, int band_a, int band_b)
+{
+    for (;;) {
+        if (shape_rects(p, p->a, p->b, band_a, &p->sets[0]) && shape_rects(p, p->b, p->a, band_b, &p->sets[1]) &&
+            make_pairs(p))
+            return true;
+        if (band_a >= CW_MASK_MAX_SIZE && band_b >= CW_MASK_MAX_SIZE)
+            return false;
+        band_a = cw__int_min(2 * band_a, CW_MASK_MAX_SIZE), band_b = cw__int_min(2 * band_b, CW_MASK_MAX_SIZE);
+    }
+}
+
+bool cw__mtd(const cw__body *a, const cw__body *b, double hint_x, double hint_y, double *nx, double *ny,
+             double *depth)
+{
+    problem p;
+    p.a = a, p.b = b;
+    p.rx = b->xf.px, p.ry = b->xf.py;
+    p.ax[0] = a->xf.c, p.ay[0] = a->xf.s, p.ax[1] = -a->xf.s, p.ay[1] = a->xf.c;
+    p.ax[2] = b->xf.c, p.ay[2] = b->xf.s, p.ax[3] = -b->xf.s, p.ay[3] = b->xf.c;
+    p.tolerance = cw__min(cw__body_tolerance(a), cw__body_tolerance(b));
+    double texel = cw__min(cw__min(fabs(a->xf.sx), fabs(a->xf.sy)), cw__min(fabs(b->xf.sx), fabs(b->xf.sy)));
+    p.min_gap = texel / 32;
+    const cw_mask *ma = a->mask, *mb = b->mask;
+    cw__to_world(&a->xf, 0.5 * (ma->x0 + ma->x1), 0.5 * (ma->y0 + ma->y1), p.rx, p.ry, &p.cx_a, &p.cy_a);
+    cw__to_world(&b->xf, 0.5 * (mb->x0 + mb->x1), 0.5 * (mb->y0 + mb->y1), p.rx, p.ry, &p.bx, &p.by);
+    p.bound = upper_bound(&p, hint_x, hint_y) + p.min_gap;
+    if (!(p.bound < INFINITY) || !set_up(&p, band_for(&p, a, BANDS), band_for(&p, b, BANDS)))
+        return false;
+    // Edge normals both ways and the diagonals between them, the hint, the centres' direction;
+    // then steps either side of the best, halved from about 9 degrees to two.
+    best found = {1, 0, INFINITY};
+    try_direction(&p, hint_x, hint_y, &found); // the likeliest first: the rest then stop early
+    try_direction(&p, p.bx - p.cx_a, p.by - p.cy_a, &found);
+    for (int axis = 0; axis < 4; axis += 2) // a's u axis, then b's
+        for (int turn = 0; turn < 8; turn++) { // every 45 degrees from it
+            double dx, dy;
+            rotate(p.ax[axis], p.ay[axis], turn * 0.7853981633974483, &dx, &dy);
+            try_direction(&p, dx, dy, &found);
+        }
+    for (double step = 0.16; step > 0.03; step *= 0.5) {
+        best here = found;
+        double dx, dy;
+        rotate(here.nx, here.ny, step, &dx, &dy);
+        try_direction(&p, dx, dy, &found);
+        rotate(here.nx, here.ny, -step, &dx, &dy);
+        try_direction(&p, dx, dy, &found);
+    }
+    if (!(found.gap < INFINITY))
+        return false;
+    exact_intervals(&p, found.nx, found.ny);
+    *nx = found.nx, *ny = found.ny, *depth = reach_sorted(&p) + 2 * p.tolerance;
+    return true;
+}
