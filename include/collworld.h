@@ -269,8 +269,30 @@ CW_API bool cw_shape_cast(const cw_shape *a, const cw_transform *ta, cw_vec2 tra
 ///   exactly one end, unless the world is destroyed first (cw_world_destroy() reports nothing).
 ///   `on_stay` is called every step for each pair that stays touching (only if it is set).
 /// - A body created or moved before a step has its begins in that very step.
-/// - Within a step: all ends, then all begins, then all stays; each group in ascending
-///   (a.index, b.index). The same calls give the same events, byte for byte.
+/// - Within a step: all ends, then all begins, then the ends of pairs that began and ended within
+///   the step (swept pairs, below), then all stays; each group in ascending (a.index, b.index).
+///   The same calls give the same events, byte for byte.
+///
+/// ## Contacts over the step's motion (swept bodies)
+/// - A body's motion in a step goes in a straight line from its position at the previous step to
+///   its current one (several cw_body_set_transform() calls in between count as one move);
+///   rotation, scale and origin take their current values for the whole motion. A body created
+///   since the last step does not move in its first step, and cw_body_teleport() places a body
+///   without motion (a respawn, a screen wrap): its motion in the next step starts where it lands.
+/// - A pair with at least one swept body (cw_body_def::swept) is judged over the relative motion
+///   of its two bodies (a straight translation; an unswept body's motion counts too): it touched
+///   during the step iff cw_shape_cast() of one against the other over that translation hits.
+///   Such a pair that touched during the step and was not touching after the previous one begins,
+///   with cw_contact::fraction the time of its first touch along the step (0 if it was already
+///   touching at the start of the step) and the manifold of that first touch. If it no longer
+///   touches at the end of the step (a bullet that passed through), its end follows in the same
+///   step, after all of the step's begins, so every begin still has exactly one end. Pairs without
+///   a swept body are judged at the end of the step as ever (fraction 1). The touching set after a
+///   step stays what the first rule says: overlap at the end of the step.
+/// - Cost: a swept body is filed in the grid under the box of its whole motion, widened by the
+///   farthest any unswept body moved in the step (so that their meeting anywhere is a candidate);
+///   its candidates are tested over the motion (an exact test of run hexagons), and each begin
+///   bisects its first touch (about 20 such tests).
 /// - Callbacks run inside cw_world_step() after detection is complete. Inside them you may create
 ///   and destroy bodies and set transforms, shapes, filters and user data; the changes take effect
 ///   for the next step. Once a body is destroyed no begin or stay names it again (later events of the
@@ -305,7 +327,15 @@ CW_API bool cw_body_id_is_null(cw_body_id id);
 typedef struct cw_contact {
     cw_body_id a, b;      ///< The two bodies, a.index < b.index.
     void *user_a, *user_b; ///< Their user_data (as it was when a destroyed body was destroyed).
-    cw_manifold manifold; ///< Filled for begin and stay events; all zero for end events.
+    /// Filled for begin and stay events (when cw_world_def::manifolds is on); all zero for end
+    /// events. A begin of a pair with a swept body carries the contact at its first touch (the
+    /// overlap there is thin: a small depth); every other begin and stay the overlap at the end of
+    /// the step.
+    cw_manifold manifold;
+    /// Begins: when along the step's motion the pair first touched, in [0, 1] (to within 2^-20 of
+    /// the step); 1 when no swept body is involved (found at the end of the step), 0 when a pair
+    /// with a swept body already touched at its start. Ends and stays: 1.
+    float fraction;
 } cw_contact;
 
 /// A contact callback: `context` is cw_world_def::context.
@@ -334,6 +364,10 @@ typedef struct cw_body_def {
     uint32_t category;      ///< Category bits, default 1.
     uint32_t collides_with; ///< Categories it collides with, default all bits.
     bool is_static;         ///< Static bodies never touch each other (default false); they may still be moved.
+    /// Default false: contacts are found where the bodies are at the end of each step. True:
+    /// contacts anywhere along the step's motion count (see the swept-body semantics above), so a
+    /// fast bullet never passes through a thin wall unseen.
+    bool swept;
     void *user_data;        ///< Yours; reported in contacts.
 } cw_body_def;
 
@@ -362,9 +396,25 @@ CW_API void cw_body_destroy(cw_world *world, cw_body_id body);
 /// Whether `body` names a live body of `world` (no error is recorded either way).
 CW_API bool cw_body_is_valid(const cw_world *world, cw_body_id body);
 
-/// Moves a body (a teleport: there is no sweep). Takes effect at the next step. Returns false (see
-/// cw_last_error()) for a stale id, a NULL world or transform, or an invalid transform.
+/// Moves a body; takes effect at the next step. Its motion in that step goes from where it was at
+/// the last step to here, which matters only to pairs with a swept body (a body never moves in the
+/// step after its creation). Returns false (see cw_last_error()) for a stale id, a NULL world or
+/// transform, or an invalid transform.
 CW_API bool cw_body_set_transform(cw_world *world, cw_body_id body, const cw_transform *transform);
+
+/// Places a body without motion, as cw_body_set_transform() but its motion in the next step starts
+/// here: a respawn, a teleport or a screen wrap of a swept body (or of anything a swept body meets)
+/// does not sweep through everything in between. Same failures as cw_body_set_transform().
+CW_API bool cw_body_teleport(cw_world *world, cw_body_id body, const cw_transform *transform);
+
+/// Makes contacts of this body count anywhere along each step's motion (true) or only at the end
+/// of each step (false); see cw_body_def::swept. Takes effect at the next step, whose motion is
+/// still measured from the body's position at the last step. Never allocates. Returns false for a
+/// stale id or a NULL world.
+CW_API bool cw_body_set_swept(cw_world *world, cw_body_id body, bool swept);
+
+/// Whether the body is swept; false (and an error) for a stale id.
+CW_API bool cw_body_is_swept(const cw_world *world, cw_body_id body);
 
 /// Changes a body's shape (say, the next animation frame). Same failures as cw_body_set_transform().
 CW_API bool cw_body_set_shape(cw_world *world, cw_body_id body, const cw_shape *shape);

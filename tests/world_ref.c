@@ -1,5 +1,6 @@
 // The brute-force reference world (see world_ref.h). Public API only.
 #include "world_ref.h"
+#include "world_ref_internal.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -7,20 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define WR_MAX_PRINTED 25
-
 // --- a small hash map from uint64 keys to int values (open addressing, tombstones) ---
 
-#define MAP_EMPTY UINT64_MAX
-#define MAP_TOMB (UINT64_MAX - 1)
-
-typedef struct wr_map {
-    uint64_t *keys;
-    int *vals;
-    size_t cap, count, used; // used = count + tombstones
-} wr_map;
-
-static void *xcalloc(size_t n, size_t size)
+void *xcalloc(size_t n, size_t size)
 {
     void *p = calloc(n ? n : 1, size ? size : 1);
     if (p == NULL) {
@@ -30,7 +20,7 @@ static void *xcalloc(size_t n, size_t size)
     return p;
 }
 
-static void *xrealloc(void *p, size_t size)
+void *xrealloc(void *p, size_t size)
 {
     void *q = realloc(p, size ? size : 1);
     if (q == NULL) {
@@ -50,7 +40,7 @@ static size_t map_hash(uint64_t k)
     return (size_t)k;
 }
 
-static void map_init(wr_map *m, size_t cap)
+void map_init(wr_map *m, size_t cap)
 {
     m->cap = cap;
     m->count = m->used = 0;
@@ -60,21 +50,21 @@ static void map_init(wr_map *m, size_t cap)
         m->keys[i] = MAP_EMPTY;
 }
 
-static void map_free(wr_map *m)
+void map_free(wr_map *m)
 {
     free(m->keys);
     free(m->vals);
     memset(m, 0, sizeof *m);
 }
 
-static void map_clear(wr_map *m)
+void map_clear(wr_map *m)
 {
     for (size_t i = 0; i < m->cap; i++)
         m->keys[i] = MAP_EMPTY;
     m->count = m->used = 0;
 }
 
-static int *map_find(const wr_map *m, uint64_t key)
+int *map_find(const wr_map *m, uint64_t key)
 {
     size_t mask = m->cap - 1;
     for (size_t i = map_hash(key) & mask;; i = (i + 1) & mask) {
@@ -85,7 +75,6 @@ static int *map_find(const wr_map *m, uint64_t key)
     }
 }
 
-static void map_put(wr_map *m, uint64_t key, int val);
 
 static void map_grow(wr_map *m)
 {
@@ -100,7 +89,7 @@ static void map_grow(wr_map *m)
     map_free(&old);
 }
 
-static void map_put(wr_map *m, uint64_t key, int val)
+void map_put(wr_map *m, uint64_t key, int val)
 {
     int *v = map_find(m, key);
     if (v) {
@@ -121,7 +110,7 @@ static void map_put(wr_map *m, uint64_t key, int val)
     m->count++;
 }
 
-static bool map_del(wr_map *m, uint64_t key)
+bool map_del(wr_map *m, uint64_t key)
 {
     int *v = map_find(m, key);
     if (v == NULL)
@@ -131,61 +120,6 @@ static bool map_del(wr_map *m, uint64_t key)
     m->count--;
     return true;
 }
-
-// --- the mirror ---
-
-typedef struct wr_rec {
-    cw_body_id id;
-    int tag;
-    bool live;
-    bool live_at_step;    // live when the last (or current) step began
-    int created_step;     // w->steps when created (== the running step if created in a callback)
-    bool created_in_step; // created from a callback
-    int destroy_step;     // the step whose callbacks destroyed it, or -1 (destroyed between steps, or live)
-    int destroy_seq;      // events recorded before the destroy, when destroyed in a callback
-    cw_shape shape;
-    ref_shape ref;
-    cw_transform transform;
-    uint32_t category, collides_with;
-    bool is_static;
-    void *user, *user_step, *user_destroy;
-    cw_shape shape_step;
-    cw_transform transform_step;
-    bool aabb_valid, aabb_empty;
-    double min[2], max[2];
-    int live_pos;
-} wr_rec;
-
-typedef struct wr_tpair {
-    uint64_t key;   // handle a << 32 | handle b (a has the lower slot index)
-    bool was_open;  // open (begun, not ended) when the step began
-} wr_tpair;
-
-struct wr_world {
-    cw_world *world;
-    wr_options opt;
-    char name[96];
-    wr_rec *recs;
-    int rec_count, rec_cap;
-    int *live;
-    int live_count, live_cap;
-    wr_map ids;    // index << 32 | generation -> handle
-    wr_map open;   // pairs begun and not ended, as the events say
-    wr_map expect; // the expected touching set of the last step (value: index in tpairs)
-    wr_map begun;  // pairs begun in the current step
-    wr_map stayed; // pairs with a stay in the current step
-    wr_tpair *tpairs;
-    int tcount, tcap;
-    wr_event *log;
-    int log_count, log_cap;
-    int steps;   // steps run (the running one included)
-    bool in_step;
-    int failures, printed;
-    int step_destroys, step_creates;
-    wr_totals totals;
-    unsigned char *stream;
-    size_t stream_len, stream_cap;
-};
 
 void wr_fail(wr_world *w, const char *format, ...)
 {
@@ -203,16 +137,6 @@ void wr_fail(wr_world *w, const char *format, ...)
     fputc('\n', stdout);
 }
 
-static uint64_t id_key(cw_body_id id) { return ((uint64_t)id.index << 32) | id.generation; }
-static uint64_t pair_key(int ha, int hb) { return ((uint64_t)(uint32_t)ha << 32) | (uint32_t)hb; }
-static int key_a(uint64_t k) { return (int)(uint32_t)(k >> 32); }
-static int key_b(uint64_t k) { return (int)(uint32_t)k; }
-
-// The canonical key of two records: the one with the lower slot index first.
-static uint64_t canon_key(const wr_world *w, int h1, int h2)
-{
-    return w->recs[h1].id.index < w->recs[h2].id.index ? pair_key(h1, h2) : pair_key(h2, h1);
-}
 
 static void on_begin(const cw_contact *c, void *context);
 static void on_stay(const cw_contact *c, void *context);

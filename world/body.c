@@ -12,6 +12,7 @@ cw_body_def cw_default_body_def(void)
                          .category = 1,
                          .collides_with = UINT32_MAX,
                          .is_static = false,
+                         .swept = false,
                          .user_data = NULL};
 }
 
@@ -75,7 +76,8 @@ static bool reserve_slots(cw_world *world, uint32_t needed)
     cw__hot *hot = cw__alloc(capacity * sizeof *hot);
     uint32_t *retest = cw__alloc(capacity * sizeof *retest), *seen = cw__alloc(capacity * sizeof *seen);
     if (slots == NULL || hot == NULL || retest == NULL || seen == NULL || !cw__u32s_reserve(&world->dirty, capacity) ||
-        !cw__u32s_reserve(&world->moved, capacity) || !cw__u32s_reserve(&world->dying, capacity)) {
+        !cw__u32s_reserve(&world->moved, capacity) || !cw__u32s_reserve(&world->dying, capacity) ||
+        !cw__u32s_reserve(&world->swept, capacity)) {
         cw__free(slots, capacity * sizeof *slots);
         cw__free(hot, capacity * sizeof *hot);
         cw__free(retest, capacity * sizeof *retest);
@@ -145,15 +147,30 @@ cw_body_id cw_body_create(cw_world *world, const cw_body_def *def)
     cw__slot *slot = &world->slots[index];
     uint32_t generation = slot->generation + 1 == 0 ? 1 : slot->generation + 1;
     *slot = (cw__slot){.generation = generation, .user_data = def->user_data, .shape = def->shape,
-                       .transform = def->transform, .prepared = prepared};
+                       .transform = def->transform, .from = def->transform.position, .fresh = true,
+                       .prepared = prepared};
     world->hot[index] = (cw__hot){.category = def->category, .collides_with = def->collides_with,
-                                  .state = CW__ALIVE, .is_static = def->is_static};
+                                  .state = CW__ALIVE, .is_static = def->is_static, .is_swept = def->swept};
+    if (def->swept)
+        world->swept.items[world->swept.count++] = index;
     world->retest_step[index] = 0; // in no pair yet; its first step re-tests it anyway
     refresh_hot(world, index);
     cw__world_mark_dirty(world, index);
     world->bodies++;
     world->static_bodies += def->is_static;
     return (cw_body_id){index, generation};
+}
+
+// Takes a body off the swept list (the list's order is only the order of filing, which changes no
+// answer).
+static void forget_swept(cw_world *world, uint32_t index)
+{
+    cw__u32s *swept = &world->swept;
+    for (uint32_t k = 0; k < swept->count; k++)
+        if (swept->items[k] == index) {
+            swept->items[k] = swept->items[--swept->count];
+            return;
+        }
 }
 
 void cw_body_destroy(cw_world *world, cw_body_id id)
@@ -171,6 +188,8 @@ void cw_body_destroy(cw_world *world, cw_body_id id)
     world->bodies--;
     world->static_bodies -= world->hot[id.index].is_static;
     slot->dirty = false; // a stale entry in the dirty list is skipped by the step
+    if (world->hot[id.index].is_swept)
+        forget_swept(world, id.index);
 }
 
 // Applies a new shape and/or transform after validating them together.
@@ -197,7 +216,45 @@ bool cw_body_set_transform(cw_world *world, cw_body_id body, const cw_transform 
         cw__fail("The transform is NULL.");
         return false;
     }
-    return reshape(world, body, NULL, transform);
+    if (!reshape(world, body, NULL, transform))
+        return false;
+    cw__slot *slot = &world->slots[body.index];
+    if (slot->fresh) // created since the last step: it does not move in its first step
+        slot->from = transform->position;
+    return true;
+}
+
+bool cw_body_teleport(cw_world *world, cw_body_id body, const cw_transform *transform)
+{
+    if (transform == NULL && world != NULL) {
+        cw__fail("The transform is NULL.");
+        return false;
+    }
+    if (!reshape(world, body, NULL, transform))
+        return false;
+    world->slots[body.index].from = transform->position; // this step's motion starts here
+    return true;
+}
+
+bool cw_body_set_swept(cw_world *world, cw_body_id body, bool swept)
+{
+    if (changeable_slot(world, body) == NULL)
+        return false;
+    cw__hot *hot = &world->hot[body.index];
+    if (hot->is_swept == swept)
+        return true;
+    hot->is_swept = swept;
+    if (swept) // room for every slot was reserved with the slots
+        world->swept.items[world->swept.count++] = body.index;
+    else
+        forget_swept(world, body.index);
+    cw__world_mark_dirty(world, body.index); // refiled (under its motion's box, or its own)
+    return true;
+}
+
+bool cw_body_is_swept(const cw_world *world, cw_body_id body)
+{
+    return cw__world_slot(world, body) ? world->hot[body.index].is_swept : false;
 }
 
 bool cw_body_set_shape(cw_world *world, cw_body_id body, const cw_shape *shape)

@@ -16,7 +16,7 @@ enum { CW__FREE = 0, CW__ALIVE = 1, CW__DYING = 2 };
 typedef struct cw__hot {
     cw__obb obb;            // boxes: the SAT form of shape and transform (a copy of prepared.obb)
     uint32_t category, collides_with;
-    uint8_t state, is_box, is_static;
+    uint8_t state, is_box, is_static, is_swept;
 } cw__hot;
 
 typedef struct cw__slot {
@@ -27,6 +27,10 @@ typedef struct cw__slot {
     uint32_t user_saved_step; // the step whose delivery saved step_user_data
     cw_shape shape;
     cw_transform transform;
+    cw_vec2 from;           // the position at the last step: this step's motion starts there
+    bool fresh;             // created since the last step: it does not move in its first step
+    cw__box aabb;           // the AABB of shape and transform as of the last step (swept bodies
+                            // are filed in the grid under a larger box)
     cw__body prepared;      // the narrowphase form of shape and transform
     float extent;           // the larger side of its AABB, for the automatic cell size
     uint32_t next_free;     // free-slot list, 0 = end
@@ -48,6 +52,22 @@ typedef struct cw__u32s {
     uint32_t *items;
     uint32_t count, capacity;
 } cw__u32s;
+
+// What a begin carries beyond its pair: when along the motion, and for pairs with a swept body the
+// contact at that moment.
+typedef struct cw__begin_info {
+    float fraction;
+    cw_manifold manifold;
+} cw__begin_info;
+
+// Pairs with a swept body that touched during the step but neither before nor after it: each gets
+// a begin and, after all the step's begins, an end.
+typedef struct cw__passed {
+    uint64_t *keys;
+    cw__begin_info *info;
+    uint8_t *delivered;     // its begin was delivered, so its end is owed
+    uint32_t count, capacity;
+} cw__passed;
 
 // A growable array of 64-bit pair keys.
 typedef struct cw__u64s {
@@ -84,6 +104,11 @@ struct cw_world {
     int current;
     cw__u32s ends;          // positions in the previous touching set
     cw__u32s begins;        // positions in the current touching set
+    cw__begin_info *begin_info; // parallel to begins (capacity begins.capacity)
+    uint32_t begin_info_capacity;
+    cw__u32s swept;         // the swept bodies, each filed under its motion's box
+    double sweep_margin_x, sweep_margin_y; // the farthest unswept body's motion this step, per axis
+    cw__passed passed;      // swept pairs that touched only during the step, sorted after the step's tests
     cw_world_stats stats;
 };
 
@@ -109,6 +134,31 @@ void cw__sort_pair_keys(uint64_t *keys, uint64_t *scratch, uint32_t count, uint3
 // Makes room for `needed` pairs (and manifolds if `with_manifolds`); false if memory runs out.
 bool cw__touching_reserve(cw__touching *set, uint32_t needed, bool with_manifolds);
 void cw__touching_free(cw__touching *set);
+
+// The body's motion in the current step (zero unless it moved since the last step).
+static inline void cw__motion(const cw__slot *slot, double *dx, double *dy)
+{
+    *dx = (double)slot->transform.position.x - slot->from.x;
+    *dy = (double)slot->transform.position.y - slot->from.y;
+}
+
+// swept.c: contacts over the step's motion.
+// Files every swept body under its motion's box, widened by the unswept bodies' farthest motion,
+// where that box changed; they join the moved list. False if memory runs out.
+bool cw__file_swept(cw_world *world);
+// The candidate test of a pair with a swept body and relative motion (dx, dy) (a's minus b's):
+// touching after the step, touched only during it (and not touching before), or neither.
+enum { CW__APART = 0, CW__TOUCHING_NOW = 1, CW__PASSED = 2 };
+int cw__swept_outcome(const cw_world *world, uint32_t a, uint32_t b, double dx, double dy);
+// Appends a passed pair; false if memory runs out.
+bool cw__passed_push(cw__passed *passed, uint64_t key);
+// The first touch of a pair found touching that began in this step.
+void cw__swept_begin(const cw_world *world, uint64_t key, bool with_manifold, cw__begin_info *info);
+// Sorts the passed pairs and computes their first touches; false if memory runs out.
+bool cw__finish_passed(cw_world *world);
+// A pair's relative motion this step (a's motion minus b's).
+void cw__pair_motion(const cw_world *world, uint32_t a, uint32_t b, double *dx, double *dy);
+void cw__passed_free(cw__passed *passed);
 
 static inline uint64_t cw__pair_key(uint32_t a, uint32_t b) { return ((uint64_t)a << 32) | b; }
 static inline uint32_t cw__key_a(uint64_t key) { return (uint32_t)(key >> 32); }

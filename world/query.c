@@ -94,11 +94,12 @@ static bool report(query *q, uint32_t index, const cw_manifold *manifold)
     return q->fn(id_of(q->world, index), q->world->slots[index].user_data, manifold, q->context);
 }
 
-// The body's AABB as the grid has it, or as it is now for a changed body.
+// The body's AABB as of the last step, or as it is now for a changed body (a swept body's place in
+// the grid is the box of its motion: not this).
 static cw__box box_of(const cw_world *world, uint32_t index)
 {
     if (!world->slots[index].dirty)
-        return world->grid.proxies[index].box;
+        return world->slots[index].aabb;
     cw_aabb aabb = cw__body_aabb(&world->slots[index].prepared);
     return (cw__box){aabb.min.x, aabb.min.y, aabb.max.x, aabb.max.y};
 }

@@ -77,6 +77,9 @@ void cw_world_destroy(cw_world *world)
     cw__touching_free(&world->touching[1]);
     cw__u32s_free(&world->ends);
     cw__u32s_free(&world->begins);
+    cw__free(world->begin_info, world->begin_info_capacity * sizeof *world->begin_info);
+    cw__u32s_free(&world->swept);
+    cw__passed_free(&world->passed);
     cw__free(world, sizeof *world);
 }
 
@@ -101,9 +104,12 @@ static double now_ms(void)
 
 // --- broadphase ---
 
-// Takes the dirty list for this step and files the changed bodies' new AABBs in the grid.
+// Takes the dirty list for this step and files the changed bodies' new AABBs in the grid (swept
+// bodies are filed afterwards, under their motion's box: cw__file_swept). Also measures how far the
+// unswept bodies moved, which widens the swept bodies' boxes.
 static void update_moved(cw_world *world)
 {
+    world->sweep_margin_x = world->sweep_margin_y = 0;
     cw__u32s taken = world->dirty;
     world->dirty = world->moved;
     world->dirty.count = 0;
@@ -119,13 +125,21 @@ static void update_moved(cw_world *world)
         cw__box box = {aabb.min.x, aabb.min.y, aabb.max.x, aabb.max.y};
         float width = box.max_x - box.min_x, height = box.max_y - box.min_y;
         float extent = width > height ? width : height; // fmaxf is a libm call under strict IEEE rules
-        if (!cw__grid_update(&world->grid, index, &box, world->hot[index].is_static)) {
+        bool swept = world->hot[index].is_swept;
+        if (!swept) {
+            double dx, dy;
+            cw__motion(slot, &dx, &dy);
+            world->sweep_margin_x = fmax(world->sweep_margin_x, fabs(dx));
+            world->sweep_margin_y = fmax(world->sweep_margin_y, fabs(dy));
+        }
+        if (!swept && !cw__grid_update(&world->grid, index, &box, world->hot[index].is_static)) {
             cw__world_mark_dirty(world, index); // out of memory: it keeps its old place and the
             world->step_failed = true;          // step is redone, so no pair is judged on it
             continue;
         }
         world->extent_sum += (double)extent - slot->extent;
         slot->extent = extent;
+        slot->aabb = box;
         world->moved.items[world->moved.count++] = index; // in place: never ahead of i
         world->retest_step[index] = world->step;
     }
@@ -148,6 +162,34 @@ static void adapt_cell_size(cw_world *world)
 static bool filters_match(const cw__hot *a, const cw__hot *b)
 {
     return (a->category & b->collides_with) && (b->category & a->collides_with);
+}
+
+// Appends a touching pair to `found`; false (the step fails) if memory runs out.
+static bool push_found(cw_world *world, uint64_t key)
+{
+    cw__u64s *found = &world->found;
+    if (found->count == found->capacity && !cw__u64s_reserve(found, found->count + 1)) {
+        world->step_failed = true;
+        return false;
+    }
+    found->items[found->count++] = key;
+    return true;
+}
+
+// A pair with a swept body and a relative motion: judged over the motion (swept.c).
+static bool test_moving_pair(cw_world *world, uint32_t a, uint32_t b, double dx, double dy)
+{
+    switch (cw__swept_outcome(world, a, b, dx, dy)) {
+    case CW__TOUCHING_NOW:
+        return push_found(world, cw__pair_key(a, b));
+    case CW__PASSED:
+        if (cw__passed_push(&world->passed, cw__pair_key(a, b)))
+            return true;
+        world->step_failed = true;
+        return false;
+    default:
+        return true;
+    }
 }
 
 static bool bodies_overlap(const cw_world *world, uint32_t a, uint32_t b)
@@ -178,6 +220,7 @@ static void test_candidates(cw_world *world)
     const uint32_t *pairs = world->candidates.items;
     cw__u64s *found = &world->found;
     found->count = 0;
+    world->passed.count = 0;
     for (uint32_t i = 0; i < world->candidates.count; i += 2) {
         if (i + PREFETCH_AHEAD + 1 < world->candidates.count) {
             prefetch_hot(world, pairs[i + PREFETCH_AHEAD]);
@@ -187,13 +230,20 @@ static void test_candidates(cw_world *world)
         if (!filters_match(&world->hot[a], &world->hot[b]))
             continue;
         world->stats.narrow_tests++;
-        if (!bodies_overlap(world, a, b))
-            continue;
-        if (found->count == found->capacity && !cw__u64s_reserve(found, found->count + 1)) {
-            world->step_failed = true;
-            return;
+        if (world->hot[a].is_swept | world->hot[b].is_swept) {
+            double dx, dy;
+            cw__pair_motion(world, a, b, &dx, &dy);
+            if ((dx != 0 || dy != 0) && !test_moving_pair(world, a, b, dx, dy))
+                return;
+            if (dx != 0 || dy != 0)
+                continue;
         }
-        found->items[found->count++] = cw__pair_key(a, b);
+        if (bodies_overlap(world, a, b) && !push_found(world, cw__pair_key(a, b)))
+            return;
+    }
+    if (!cw__finish_passed(world)) {
+        world->step_failed = true;
+        return;
     }
     if (!cw__u64s_reserve(&world->sort_scratch, found->count)) {
         world->step_failed = true;
@@ -213,6 +263,40 @@ static void manifold_of(const cw_world *world, uint64_t key, cw_manifold *manifo
 static bool unchanged(const cw_world *world, uint64_t key)
 {
     return world->retest_step[cw__key_a(key)] < world->step && world->retest_step[cw__key_b(key)] < world->step;
+}
+
+// What a begin found in this step carries: pairs with a swept body begin where along the step
+// they first touched (0 if they already touch at its start), with the contact there; others at
+// the end of the step (fraction 1), with the set's manifold.
+static void begin_info_of(const cw_world *world, uint64_t key, const cw__touching *set, uint32_t p, cw__begin_info *info)
+{
+    uint32_t a = cw__key_a(key), b = cw__key_b(key);
+    if (world->hot[a].is_swept | world->hot[b].is_swept) {
+        double dx, dy;
+        cw__pair_motion(world, a, b, &dx, &dy);
+        if (dx != 0 || dy != 0) {
+            cw__swept_begin(world, key, world->begin_manifolds, info);
+            return;
+        }
+        info->fraction = 0; // no relative motion: touching all along
+    } else {
+        info->fraction = 1;
+    }
+    if (world->begin_manifolds)
+        info->manifold = set->manifolds[p];
+}
+
+static bool reserve_begin_info(cw_world *world, uint32_t needed)
+{
+    if (needed <= world->begin_info_capacity)
+        return true;
+    uint32_t capacity = needed < 64 ? 64 : needed + needed / 2;
+    cw__begin_info *info = cw__alloc(capacity * sizeof *info);
+    if (info == NULL)
+        return false;
+    cw__free(world->begin_info, world->begin_info_capacity * sizeof *world->begin_info);
+    world->begin_info = info, world->begin_info_capacity = capacity;
+    return true;
 }
 
 // Appends a pair to the new set; false if memory runs out.
@@ -238,7 +322,7 @@ static bool diff_pairs(cw_world *world)
     world->ends.count = world->begins.count = 0;
     next->count = 0;
     if (!cw__u32s_reserve(&world->ends, old->count) || !cw__u32s_reserve(&world->begins, found_count) ||
-        !cw__touching_reserve(next, old->count, with_manifolds))
+        !reserve_begin_info(world, found_count) || !cw__touching_reserve(next, old->count, with_manifolds))
         return false;
     uint32_t i = 0, j = 0;
     while (i < old->count || j < found_count) {
@@ -249,6 +333,7 @@ static bool diff_pairs(cw_world *world)
                 return false;
             if (with_manifolds) // for the begin, or for its stays to come
                 manifold_of(world, found[j], &next->manifolds[next->count - 1]);
+            begin_info_of(world, found[j], next, next->count - 1, &world->begin_info[world->begins.count]);
             world->begins.items[world->begins.count++] = next->count - 1;
             j++;
         } else if (both || unchanged(world, old->keys[i])) {
@@ -285,7 +370,7 @@ static void *user_data_of(const cw_world *world, uint32_t index)
     return slot->user_saved_step == world->step ? slot->step_user_data : slot->user_data;
 }
 
-static cw_contact contact_of(const cw_world *world, uint64_t key, const cw_manifold *manifold)
+static cw_contact contact_of(const cw_world *world, uint64_t key, const cw_manifold *manifold, float fraction)
 {
     uint32_t a = cw__key_a(key), b = cw__key_b(key);
     cw_contact contact;
@@ -296,6 +381,7 @@ static cw_contact contact_of(const cw_world *world, uint64_t key, const cw_manif
     contact.user_b = user_data_of(world, b);
     if (manifold != NULL)
         contact.manifold = *manifold;
+    contact.fraction = fraction;
     return contact;
 }
 
@@ -308,23 +394,58 @@ static bool both_alive(const cw_world *world, uint64_t key)
 static void deliver_ends(cw_world *world, const cw__touching *old)
 {
     for (uint32_t k = 0; k < world->ends.count && world->def.on_end; k++) {
-        cw_contact contact = contact_of(world, old->keys[world->ends.items[k]], NULL);
+        cw_contact contact = contact_of(world, old->keys[world->ends.items[k]], NULL, 1);
         world->stats.end_events++;
         world->def.on_end(&contact, world->def.context);
     }
 }
 
-// A begin whose body a callback destroyed is dropped, and then no end is owed for it.
+static void deliver_begin(cw_world *world, uint64_t key, const cw__begin_info *info)
+{
+    cw_contact contact = contact_of(world, key, world->begin_manifolds ? &info->manifold : NULL, info->fraction);
+    world->stats.begin_events++;
+    world->def.on_begin(&contact, world->def.context);
+}
+
+// The step's begins in key order: the pairs that touch now and the swept pairs that touched only
+// during the step. A begin whose body a callback destroyed is dropped, and then no end is owed.
 static void deliver_begins(cw_world *world, cw__touching *now)
 {
-    for (uint32_t k = 0; k < world->begins.count && world->def.on_begin; k++) {
-        uint32_t p = world->begins.items[k];
-        if (!both_alive(world, now->keys[p]))
+    cw__passed *passed = &world->passed;
+    uint32_t k = 0, n = 0;
+    if (world->def.on_begin == NULL) // as for the other pairs: no begin callback, the ends still come
+        memset(passed->delivered, 1, passed->count);
+    while (world->def.on_begin && (k < world->begins.count || n < passed->count)) {
+        bool take_passed = k == world->begins.count ||
+                           (n < passed->count && passed->keys[n] < now->keys[world->begins.items[k]]);
+        if (take_passed) {
+            if (both_alive(world, passed->keys[n])) {
+                passed->delivered[n] = 1;
+                deliver_begin(world, passed->keys[n], &passed->info[n]);
+            }
+            n++;
             continue;
-        now->flags[p] |= CW__REPORTED;
-        cw_contact contact = contact_of(world, now->keys[p], world->begin_manifolds ? &now->manifolds[p] : NULL);
-        world->stats.begin_events++;
-        world->def.on_begin(&contact, world->def.context);
+        }
+        uint32_t p = world->begins.items[k];
+        if (both_alive(world, now->keys[p])) {
+            now->flags[p] |= CW__REPORTED;
+            deliver_begin(world, now->keys[p], &world->begin_info[k]);
+        }
+        k++;
+    }
+}
+
+// The ends of the swept pairs that touched only during the step, for every begin delivered (a
+// body destroyed by a callback since still gets them, with its old id and user data).
+static void deliver_passed_ends(cw_world *world)
+{
+    const cw__passed *passed = &world->passed;
+    for (uint32_t n = 0; n < passed->count && world->def.on_end; n++) {
+        if (!passed->delivered[n])
+            continue;
+        cw_contact contact = contact_of(world, passed->keys[n], NULL, 1);
+        world->stats.end_events++;
+        world->def.on_end(&contact, world->def.context);
     }
 }
 
@@ -333,7 +454,7 @@ static void deliver_stays(cw_world *world, const cw__touching *now)
     for (uint32_t p = 0; p < now->count && world->def.on_stay; p++) {
         if ((now->flags[p] & CW__FRESH) || !both_alive(world, now->keys[p]))
             continue;
-        cw_contact contact = contact_of(world, now->keys[p], world->stay_manifolds ? &now->manifolds[p] : NULL);
+        cw_contact contact = contact_of(world, now->keys[p], world->stay_manifolds ? &now->manifolds[p] : NULL, 1);
         world->stats.stay_events++;
         world->def.on_stay(&contact, world->def.context);
     }
@@ -345,6 +466,7 @@ static void deliver(cw_world *world)
     world->in_callback = true;
     deliver_ends(world, &world->touching[!world->current]);
     deliver_begins(world, &world->touching[world->current]);
+    deliver_passed_ends(world);
     deliver_stays(world, &world->touching[world->current]);
     world->in_callback = false;
 }
@@ -380,6 +502,17 @@ static void finish_stats(cw_world *world, double t0, double t1, double t2, doubl
     stats->events_ms = t3 - t2;
 }
 
+// The step is done: the bodies that moved start their next motion where they are now (before the
+// callbacks, which may move them again for the next step).
+static void start_next_motion(cw_world *world)
+{
+    for (uint32_t i = 0; i < world->moved.count; i++) {
+        cw__slot *slot = &world->slots[world->moved.items[i]];
+        slot->from = slot->transform.position;
+        slot->fresh = false;
+    }
+}
+
 static void restart_step_count(cw_world *world)
 {
     for (uint32_t i = 0; i < world->slot_count; i++) {
@@ -409,6 +542,8 @@ void cw_world_step(cw_world *world)
     world->step++;
     cw__grid_begin_step(&world->grid);
     update_moved(world);
+    if (!world->step_failed && !cw__file_swept(world))
+        world->step_failed = true;
     adapt_cell_size(world);
     if (!world->step_failed)
         world->step_failed = !cw__grid_pairs(&world->grid, world->moved.items, world->moved.count, &world->candidates);
@@ -423,6 +558,7 @@ void cw_world_step(cw_world *world)
         return;
     }
     world->current = !world->current;
+    start_next_motion(world);
     uint32_t ended = world->dying.count;
     deliver(world);
     free_dying(world, ended);

@@ -1,0 +1,180 @@
+// Contacts over the step's motion. Every body moves in a straight line from where it was at the
+// last step to where it is now; a pair with a swept body is judged over that relative motion: it
+// touched during the step iff cw_shape_cast() says so for the relative translation.
+//
+// The grid must offer such pairs as candidates: a swept body is filed under the box of its whole
+// motion, widened by the farthest any unswept body moved this step (per axis), so that a moving
+// unswept body meets it wherever along their motions they touch. Those boxes are redone each step
+// where they changed.
+#include "internal.h"
+
+#include <math.h>
+#include <string.h>
+
+void cw__pair_motion(const cw_world *world, uint32_t a, uint32_t b, double *dx, double *dy)
+{
+    double ax, ay, bx, by;
+    cw__motion(&world->slots[a], &ax, &ay);
+    cw__motion(&world->slots[b], &bx, &by);
+    *dx = ax - bx, *dy = ay - by;
+}
+
+static float float_down(double v)
+{
+    float f = (float)v;
+    return (double)f > v ? nextafterf(f, -INFINITY) : f;
+}
+
+static float float_up(double v)
+{
+    float f = (float)v;
+    return (double)f < v ? nextafterf(f, INFINITY) : f;
+}
+
+// The box a swept body is filed under: its AABB at both ends of its motion, widened by the margins.
+static cw__box swept_box(const cw_world *world, uint32_t index)
+{
+    const cw__slot *slot = &world->slots[index];
+    cw__box box = slot->aabb;
+    double dx, dy;
+    cw__motion(slot, &dx, &dy);
+    if (dx != 0 || dy != 0) {
+        cw__body start = cw__body_moved(&slot->prepared, -dx, -dy);
+        cw_aabb from = cw__body_aabb(&start);
+        box.min_x = fminf(box.min_x, from.min.x), box.min_y = fminf(box.min_y, from.min.y);
+        box.max_x = fmaxf(box.max_x, from.max.x), box.max_y = fmaxf(box.max_y, from.max.y);
+    }
+    double mx = world->sweep_margin_x, my = world->sweep_margin_y;
+    return (cw__box){float_down(box.min_x - mx), float_down(box.min_y - my), float_up(box.max_x + mx),
+                     float_up(box.max_y + my)};
+}
+
+static bool same_box(const cw__box *a, const cw__box *b)
+{
+    return a->min_x == b->min_x && a->min_y == b->min_y && a->max_x == b->max_x && a->max_y == b->max_y;
+}
+
+bool cw__file_swept(cw_world *world)
+{
+    bool ok = true;
+    for (uint32_t k = 0; k < world->swept.count; k++) {
+        uint32_t index = world->swept.items[k];
+        bool moved = world->retest_step[index] == world->step;
+        cw__box box = swept_box(world, index);
+        const cw__proxy *proxy = index < world->grid.proxy_capacity ? &world->grid.proxies[index] : NULL;
+        if (!moved && proxy != NULL && proxy->live && same_box(&proxy->box, &box))
+            continue;
+        if (!cw__grid_update(&world->grid, index, &box, world->hot[index].is_static)) {
+            cw__world_mark_dirty(world, index); // out of memory: the step is redone
+            ok = false;
+            continue;
+        }
+        if (!moved) { // its box changed: its pairs are looked for again
+            world->moved.items[world->moved.count++] = index;
+            world->retest_step[index] = world->step;
+        }
+    }
+    return ok;
+}
+
+// Whether the pair was touching after the last step (the previous set is sorted by key).
+static bool was_touching(const cw_world *world, uint64_t key)
+{
+    const cw__touching *set = &world->touching[world->current];
+    uint32_t lo = 0, hi = set->count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (set->keys[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < set->count && set->keys[lo] == key;
+}
+
+int cw__swept_outcome(const cw_world *world, uint32_t a, uint32_t b, double dx, double dy)
+{
+    const cw__body *pa = &world->slots[a].prepared, *pb = &world->slots[b].prepared;
+    bool now = pa->is_box && pb->is_box ? cw__obbs_overlap(&world->hot[a].obb, &world->hot[b].obb)
+                                        : cw__overlap_bodies(pa, pb, NULL);
+    if (now)
+        return CW__TOUCHING_NOW;
+    if (was_touching(world, cw__pair_key(a, b)))
+        return CW__APART; // it ends, as any pair that stops touching
+    cw__body start = cw__body_moved(pa, -dx, -dy);
+    return cw__touch_moving(&start, pb, dx, dy) ? CW__PASSED : CW__APART;
+}
+
+void cw__swept_begin(const cw_world *world, uint64_t key, bool with_manifold, cw__begin_info *info)
+{
+    uint32_t a = cw__key_a(key), b = cw__key_b(key);
+    const cw__body *pa = &world->slots[a].prepared, *pb = &world->slots[b].prepared;
+    double dx, dy, bx, by;
+    cw__pair_motion(world, a, b, &dx, &dy);
+    cw__motion(&world->slots[b], &bx, &by);
+    cw__body start = cw__body_moved(pa, -dx, -dy);
+    cw_manifold found = {{0, 0}, {0, 0}, 0};
+    if (!cw__cast_bodies(&start, pb, dx, dy, &info->fraction, with_manifold ? &found : NULL)) {
+        // Only where the plain test and the swept one part by rounding: it touches at the end.
+        info->fraction = 1;
+        if (with_manifold)
+            cw__overlap_bodies(pa, pb, &found);
+    } else if (with_manifold) {
+        // Found with b still at its end; at that time b was (1 - t) of its motion back.
+        double back = 1.0 - info->fraction;
+        found.point = (cw_vec2){(float)(found.point.x - back * bx), (float)(found.point.y - back * by)};
+    }
+    info->manifold = found;
+}
+
+bool cw__finish_passed(cw_world *world)
+{
+    cw__passed *passed = &world->passed;
+    if (passed->count == 0)
+        return true;
+    if (!cw__u64s_reserve(&world->sort_scratch, passed->count))
+        return false;
+    cw__sort_pair_keys(passed->keys, world->sort_scratch.items, passed->count, world->slot_count);
+    for (uint32_t k = 0; k < passed->count; k++) {
+        cw__swept_begin(world, passed->keys[k], world->begin_manifolds, &passed->info[k]);
+        passed->delivered[k] = 0;
+    }
+    return true;
+}
+
+bool cw__passed_push(cw__passed *passed, uint64_t key)
+{
+    if (passed->count == passed->capacity) {
+        // All three arrays are made before any is swapped in: a failure leaves the list as it was.
+        uint32_t capacity = passed->capacity < 16 ? 16 : passed->capacity * 2;
+        uint64_t *keys = cw__alloc(capacity * sizeof *keys);
+        cw__begin_info *info = cw__alloc(capacity * sizeof *info);
+        uint8_t *delivered = cw__alloc(capacity);
+        if (keys == NULL || info == NULL || delivered == NULL) {
+            cw__free(keys, capacity * sizeof *keys);
+            cw__free(info, capacity * sizeof *info);
+            cw__free(delivered, capacity);
+            return false;
+        }
+        if (passed->count > 0) {
+            memcpy(keys, passed->keys, passed->count * sizeof *keys);
+            memcpy(info, passed->info, passed->count * sizeof *info);
+            memcpy(delivered, passed->delivered, passed->count);
+        }
+        uint32_t count = passed->count;
+        cw__passed_free(passed);
+        passed->keys = keys, passed->info = info, passed->delivered = delivered;
+        passed->count = count, passed->capacity = capacity;
+    }
+    passed->keys[passed->count++] = key;
+    return true;
+}
+
+void cw__passed_free(cw__passed *passed)
+{
+    cw__free(passed->keys, passed->capacity * sizeof *passed->keys);
+    cw__free(passed->info, passed->capacity * sizeof *passed->info);
+    cw__free(passed->delivered, passed->capacity * sizeof *passed->delivered);
+    passed->keys = NULL, passed->info = NULL, passed->delivered = NULL;
+    passed->count = passed->capacity = 0;
+}
