@@ -54,6 +54,7 @@ bool cw__box_box(const cw__body *a, const cw__body *b, cw_manifold *manifold)
     double rx = a->xf.px, ry = a->xf.py, cx, cy;
     quad qa = box_corners(a, rx, ry), qb = box_corners(b, rx, ry);
     overlap_centroid(&qa, &qb, &cx, &cy);
+    cw__settle_in_quads(qa.x, qa.y, qb.x, qb.y, &cx, &cy);
     manifold->point = (cw_vec2){(float)(cx + rx), (float)(cy + ry)};
     manifold->normal = (cw_vec2){(float)nx, (float)ny};
     manifold->depth = (float)best;

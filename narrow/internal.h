@@ -280,6 +280,12 @@ int cw__clip_polygon(double *px, double *py, int n, double a, double b, double c
 // Centroid of a convex polygon (the mean of its points when it has no area).
 void cw__polygon_centroid(const double *px, const double *py, int n, double *x, double *y);
 
+// Makes (x, y), a point meant to lie in the overlap of convex quads p and q, really lie there: a
+// sliver's clipped corners are ill-conditioned (nearly parallel edges put them far along an edge),
+// so where it falls outside either quad it becomes the mean of the corners of each quad that lie in
+// the other (those lie in both, and so does their mean). Unchanged if no corner does.
+void cw__settle_in_quads(const double *px, const double *py, const double *qx, const double *qy, double *x, double *y);
+
 // Touching tolerance, in local units of a shape (texels for a mask, the caller's units for a box).
 #define CW__EPS 1e-6
 

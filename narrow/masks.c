@@ -681,4 +681,9 @@ void cw__piece_centroid(const cw__body *walked, const cw__body *other, const cw_
     n = cw__clip_polygon(px, py, n, -1, 0, -piece->k);      // x >= k
     n = cw__clip_polygon(px, py, n, 1, 0, piece->k + 1);    // x <= k + 1
     cw__polygon_centroid(px, py, n, x, y);
+    const double run_x[4] = {cx, cx + len * m.ux, cx + len * m.ux + m.vx, cx + m.vx};
+    const double run_y[4] = {cy, cy + len * m.uy, cy + len * m.uy + m.vy, cy + m.vy};
+    const double texel_x[4] = {piece->k, piece->k + 1, piece->k + 1, piece->k};
+    const double texel_y[4] = {piece->band, piece->band, piece->band + 1, piece->band + 1};
+    cw__settle_in_quads(run_x, run_y, texel_x, texel_y, x, y);
 }

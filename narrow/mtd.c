@@ -37,14 +37,13 @@ typedef struct rect_set {
     rect r[RECT_CAP];
 } rect_set;
 
-// Per pair and axis, the open range of s * (direction . axis) for which the projections overlap (in
-// float: the search only ranks directions, four pairs at a time), the pair's rectangles, and per
-// pair the interval of s along the direction being tried.
+// Per pair and axis, the open range of s * (direction . axis) for which the projections overlap, the
+// pair's rectangles, and per pair the interval of s along the direction being tried. In double: a
+// contact just begun has a depth of a millionth of a texel, and directions must be told apart there.
 typedef struct pairs {
     int count;
-    float lo[4][PAIR_CAP], hi[4][PAIR_CAP];
+    double lo[4][PAIR_CAP], hi[4][PAIR_CAP];
     short first[PAIR_CAP], second[PAIR_CAP];
-    float start_f[PAIR_CAP], end_f[PAIR_CAP];
     double start[PAIR_CAP], end[PAIR_CAP];
 } pairs;
 
@@ -143,7 +142,7 @@ static bool make_pairs(problem *p)
             for (int axis = 0; axis < 4; axis++) {
                 double reach = ra->radius[axis] + rb->radius[axis] - p->tolerance;
                 double gap = p->ax[axis] * (rb->cx - ra->cx) + p->ay[axis] * (rb->cy - ra->cy); // |gap + s c| < reach
-                w->lo[axis][w->count] = (float)(-reach - gap), w->hi[axis][w->count] = (float)(reach - gap);
+                w->lo[axis][w->count] = -reach - gap, w->hi[axis][w->count] = reach - gap;
             }
             w->first[w->count] = (short)i, w->second[w->count] = (short)k;
             w->count++;
@@ -152,31 +151,31 @@ static bool make_pairs(problem *p)
 }
 
 // Along unit (nx, ny), for each pair the interval of s where all four windows hold (empty ones get
-// end -1, so they never extend a reach), in float. Axis by axis, so the loops run four pairs at once.
+// end -1, so they never extend a reach). Axis by axis, so the loops run two pairs at once.
 static void intervals(problem *p, double nx, double ny)
 {
     pairs *w = &p->pairs;
     int n = w->count;
-    float *lo = w->start_f, *hi = w->end_f;
+    double *lo = w->start, *hi = w->end;
     for (int axis = 0; axis < 4; axis++) {
         double c = nx * p->ax[axis] + ny * p->ay[axis];
         if (fabs(c) < 1e-12) // parallel: the window must hold at every s (a huge factor says so)
             c = c < 0 ? -1e-12 : 1e-12;
-        float inv = (float)(1 / c);
-        const float *low = c > 0 ? w->lo[axis] : w->hi[axis], *high = c > 0 ? w->hi[axis] : w->lo[axis];
+        double inv = 1 / c;
+        const double *low = c > 0 ? w->lo[axis] : w->hi[axis], *high = c > 0 ? w->hi[axis] : w->lo[axis];
         if (axis == 0) {
             for (int i = 0; i < n; i++)
                 lo[i] = low[i] * inv, hi[i] = high[i] * inv;
             continue;
         }
         for (int i = 0; i < n; i++) {
-            float l = low[i] * inv, h = high[i] * inv;
+            double l = low[i] * inv, h = high[i] * inv;
             lo[i] = lo[i] > l ? lo[i] : l;
             hi[i] = hi[i] < h ? hi[i] : h;
         }
     }
     for (int i = 0; i < n; i++)
-        hi[i] = lo[i] < hi[i] ? hi[i] : -1.0f;
+        hi[i] = lo[i] < hi[i] ? hi[i] : -1.0;
 }
 
 // The same in double from the rectangles themselves, for the direction chosen.
@@ -235,26 +234,25 @@ static double reach_sorted(const problem *p)
     return reach;
 }
 
-// The largest end among the float intervals that start before `threshold`, and `floor` (four
-// pairs at a time where SSE2 is at hand).
-static float farthest_end(const pairs *w, float threshold, float floor)
+// The largest end among the intervals that start before `threshold`, and `floor` (two pairs at a
+// time where SSE2 is at hand).
+static double farthest_end(const pairs *w, double threshold, double floor)
 {
     int i = 0, n = w->count;
-    float far = floor;
+    double far = floor;
 #if defined(__SSE2__)
-    __m128 limit = _mm_set1_ps(threshold), best = _mm_set1_ps(floor), none = _mm_set1_ps(-1.0f);
-    for (; i + 4 <= n; i += 4) {
-        __m128 starts = _mm_loadu_ps(w->start_f + i), ends = _mm_loadu_ps(w->end_f + i);
-        __m128 before = _mm_cmplt_ps(starts, limit);
-        best = _mm_max_ps(best, _mm_or_ps(_mm_and_ps(before, ends), _mm_andnot_ps(before, none)));
+    __m128d limit = _mm_set1_pd(threshold), best = _mm_set1_pd(floor), none = _mm_set1_pd(-1.0);
+    for (; i + 2 <= n; i += 2) {
+        __m128d starts = _mm_loadu_pd(w->start + i), ends = _mm_loadu_pd(w->end + i);
+        __m128d before = _mm_cmplt_pd(starts, limit);
+        best = _mm_max_pd(best, _mm_or_pd(_mm_and_pd(before, ends), _mm_andnot_pd(before, none)));
     }
-    float lanes[4];
-    _mm_storeu_ps(lanes, best);
-    for (int k = 0; k < 4; k++)
-        far = lanes[k] > far ? lanes[k] : far;
+    double lanes[2];
+    _mm_storeu_pd(lanes, best);
+    far = lanes[0] > lanes[1] ? lanes[0] : lanes[1];
 #endif
     for (; i < n; i++)
-        far = w->start_f[i] < threshold && w->end_f[i] > far ? w->end_f[i] : far;
+        far = w->start[i] < threshold && w->end[i] > far ? w->end[i] : far;
     return far;
 }
 
@@ -265,15 +263,13 @@ static float farthest_end(const pairs *w, float threshold, float floor)
 static double search_reach(problem *p, double enough)
 {
     pairs *w = &p->pairs;
-    float reach = 0, gap = (float)p->min_gap;
+    double reach = 0, gap = p->min_gap;
     for (int pass = 0; pass < QUICK_PASSES; pass++) {
-        float next = farthest_end(w, reach + gap, reach);
+        double next = farthest_end(w, reach + gap, reach);
         if (!(next > reach) || next >= enough)
             return next;
         reach = next;
     }
-    for (int i = 0; i < w->count; i++)
-        w->start[i] = w->start_f[i], w->end[i] = w->end_f[i];
     return reach_sorted(p);
 }
 
@@ -366,7 +362,7 @@ bool cw__mtd(const cw__body *a, const cw__body *b, double hint_x, double hint_y,
     p.ax[2] = b->xf.c, p.ay[2] = b->xf.s, p.ax[3] = -b->xf.s, p.ay[3] = b->xf.c;
     p.tolerance = cw__min(cw__body_tolerance(a), cw__body_tolerance(b));
     double texel = cw__min(cw__min(fabs(a->xf.sx), fabs(a->xf.sy)), cw__min(fabs(b->xf.sx), fabs(b->xf.sy)));
-    p.min_gap = texel / 32;
+    p.min_gap = texel / 1024;
     const cw_mask *ma = a->mask, *mb = b->mask;
     cw__to_world(&a->xf, 0.5 * (ma->x0 + ma->x1), 0.5 * (ma->y0 + ma->y1), p.rx, p.ry, &p.cx_a, &p.cy_a);
     cw__to_world(&b->xf, 0.5 * (mb->x0 + mb->x1), 0.5 * (mb->y0 + mb->y1), p.rx, p.ry, &p.bx, &p.by);

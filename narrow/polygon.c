@@ -38,3 +38,39 @@ void cw__polygon_centroid(const double *px, const double *py, int n, double *x, 
     *x = solid ? sx / (3 * area) : mx;
     *y = solid ? sy / (3 * area) : my;
 }
+
+// Whether (x, y) lies in convex quad (qx, qy) (either winding), within `slack` of each edge line
+// (in the units of the cross product: edge length times distance).
+static bool in_quad(const double *qx, const double *qy, double x, double y, double slack)
+{
+    double orient = (qx[1] - qx[0]) * (qy[2] - qy[1]) - (qy[1] - qy[0]) * (qx[2] - qx[1]);
+    double sign = orient >= 0 ? 1.0 : -1.0;
+    for (int i = 0; i < 4; i++) {
+        int k = (i + 1) % 4;
+        double cross = (qx[k] - qx[i]) * (y - qy[i]) - (qy[k] - qy[i]) * (x - qx[i]);
+        if (sign * cross < -slack)
+            return false;
+    }
+    return true;
+}
+
+void cw__settle_in_quads(const double *px, const double *py, const double *qx, const double *qy, double *x, double *y)
+{
+    double size = 0;
+    for (int i = 0; i < 4; i++)
+        size = cw__max(size, cw__max(cw__max(fabs(px[i] - px[0]), fabs(py[i] - py[0])),
+                                     cw__max(fabs(qx[i] - qx[0]), fabs(qy[i] - qy[0]))));
+    double slack = 1e-12 * size * size;
+    if (in_quad(px, py, *x, *y, slack) && in_quad(qx, qy, *x, *y, slack))
+        return;
+    double sx = 0, sy = 0;
+    int n = 0;
+    for (int i = 0; i < 4; i++) {
+        if (in_quad(qx, qy, px[i], py[i], slack))
+            sx += px[i], sy += py[i], n++;
+        if (in_quad(px, py, qx[i], qy[i], slack))
+            sx += qx[i], sy += qy[i], n++;
+    }
+    if (n > 0)
+        *x = sx / n, *y = sy / n;
+}

@@ -35,7 +35,7 @@ extern const struct CMUnitTest manifold_tests[MANIFOLD_TEST_COUNT];
 #define WORLD_TEST_COUNT 18
 extern const struct CMUnitTest world_tests[WORLD_TEST_COUNT];
 
-#define WORLD_RANDOM_TEST_COUNT 13
+#define WORLD_RANDOM_TEST_COUNT 15
 extern const struct CMUnitTest world_random_tests[WORLD_RANDOM_TEST_COUNT];
 
 #define WORLD_ALLOC_TEST_COUNT 3

@@ -103,7 +103,7 @@ static int run_family(family f, int count, result *results)
             texel = fmin(fmin(fabs(tb.scale.x), fabs(tb.scale.y)), fmin(a.box_w * fabs(ta.scale.x), a.box_h * fabs(ta.scale.y)));
         if (ref_margin_capped(&a.ref, &ta, &b.ref, &tb, 0.01) > 0.01 && cw_overlap(&a.shape, &ta, &b.shape, &tb, &m)) {
             double nx = 1, ny = 0;
-            double mtd = mref_mtd(&a.ref, &ta, &b.ref, &tb, DIRECTIONS, 0, texel / 32, &nx, &ny);
+            double mtd = mref_mtd(&a.ref, &ta, &b.ref, &tb, DIRECTIONS, 0, texel / 1024, &nx, &ny);
             double cosine = fmax(-1, fmin(1, m.normal.x * nx + m.normal.y * ny));
             results[done].ratio = m.depth / mtd;
             results[done].angle = acos(cosine) * 180 / GEN_PI;

@@ -152,6 +152,7 @@ wr_world *wr_create(const wr_options *options)
     map_init(&w->expect, 1024);
     map_init(&w->begun, 256);
     map_init(&w->stayed, 1024);
+    map_init(&w->moving, 256);
     cw_world_def def = cw_default_world_def();
     def.cell_size = options->cell_size;
     def.on_begin = on_begin;
@@ -169,6 +170,7 @@ wr_world *wr_create(const wr_options *options)
         map_free(&w->expect);
         map_free(&w->begun);
         map_free(&w->stayed);
+        map_free(&w->moving);
         free(w);
         return NULL;
     }
@@ -183,6 +185,8 @@ void wr_destroy(wr_world *w)
     map_free(&w->ids);
     map_free(&w->open);
     map_free(&w->expect);
+    map_free(&w->moving);
+    free(w->motions);
     map_free(&w->begun);
     map_free(&w->stayed);
     free(w->recs);
@@ -307,6 +311,9 @@ int wr_body_create(wr_world *w, const cw_body_def *def, const ref_shape *ref, in
     r->category = def->category;
     r->collides_with = def->collides_with;
     r->is_static = def->is_static;
+    r->swept = def->swept;
+    r->fresh = true;
+    r->from = def->transform.position;
     r->user = def->user_data;
     map_put(&w->ids, id_key(id), h);
     if (w->live_count == w->live_cap) {
@@ -365,6 +372,36 @@ void wr_set_transform(wr_world *w, int h, const cw_transform *t)
     }
     r->transform = *t;
     r->aabb_valid = false;
+    if (r->fresh) // a body does not move in its first step
+        r->from = t->position;
+}
+
+void wr_teleport(wr_world *w, int h, const cw_transform *t)
+{
+    if (!check_live(w, h, "teleport"))
+        return;
+    wr_rec *r = &w->recs[h];
+    cw_clear_error();
+    if (!cw_body_teleport(w->world, r->id, t)) {
+        wr_fail(w, "cw_body_teleport failed: %s", cw_last_error());
+        return;
+    }
+    r->transform = *t;
+    r->aabb_valid = false;
+    r->from = t->position;
+    r->teleported = w->in_step;
+}
+
+void wr_set_swept(wr_world *w, int h, bool swept)
+{
+    if (!check_live(w, h, "set_swept"))
+        return;
+    cw_clear_error();
+    if (!cw_body_set_swept(w->world, w->recs[h].id, swept)) {
+        wr_fail(w, "cw_body_set_swept failed: %s", cw_last_error());
+        return;
+    }
+    w->recs[h].swept = swept;
 }
 
 void wr_set_shape(wr_world *w, int h, const cw_shape *shape, const ref_shape *ref)
@@ -446,8 +483,8 @@ static void record(wr_world *w, int phase, const cw_contact *c)
         unsigned char p = (unsigned char)phase;
         uint32_t ids[4] = {c->a.index, c->a.generation, c->b.index, c->b.generation};
         uintptr_t users[2] = {(uintptr_t)c->user_a, (uintptr_t)c->user_b};
-        float m[5] = {c->manifold.point.x, c->manifold.point.y, c->manifold.normal.x, c->manifold.normal.y,
-                      c->manifold.depth};
+        float m[6] = {c->manifold.point.x, c->manifold.point.y, c->manifold.normal.x, c->manifold.normal.y,
+                      c->manifold.depth, c->fraction};
         stream_put(w, &p, 1);
         stream_put(w, ids, sizeof ids);
         stream_put(w, users, sizeof users);
@@ -656,6 +693,33 @@ static void print_pair(const wr_world *w, uint64_t key)
     wr_print_body(w, key_b(key));
 }
 
+// Delivery groups, in order: ends, begins, ends of pairs that began in this step (swept pairs
+// that touched only during it), stays.
+static int group_of(const wr_world *w, const wr_event *e, uint64_t key)
+{
+    if (e->phase == WR_END)
+        return map_find(&w->begun, key) != NULL ? 2 : 0;
+    return e->phase == WR_BEGIN ? 1 : 3;
+}
+
+// A begin's fraction and, for pairs with a swept body and a relative motion, its first touch.
+static void check_begin(wr_world *w, const wr_event *e, const wr_rec *a, const wr_rec *b, uint64_t key)
+{
+    const wr_motion *m = wr_motion_of(w, key);
+    if (m != NULL) {
+        const char *why = wr_check_motion_begin(w, m, &e->contact);
+        if (why != NULL)
+            fail_pair(w, e, why);
+        return;
+    }
+    float want = a->swept || b->swept ? 0.0f : 1.0f; // a swept pair without relative motion: from the start
+    if (e->contact.fraction != want) {
+        char why[120];
+        snprintf(why, sizeof why, "fraction %.9g, expected %.9g", (double)e->contact.fraction, (double)want);
+        fail_pair(w, e, why);
+    }
+}
+
 static void check_events(wr_world *w)
 {
     int prev_phase = -1;
@@ -667,14 +731,6 @@ static void check_events(wr_world *w)
         const wr_event *e = &w->log[k];
         const cw_contact *c = &e->contact;
         delivered[e->phase]++;
-        if (e->phase < prev_phase)
-            fail_pair(w, e, "out of phase order (ends, then begins, then stays)");
-        else if (e->phase == prev_phase &&
-                 !(c->a.index > prev_a || (c->a.index == prev_a && c->b.index > prev_b)))
-            fail_pair(w, e, "not in ascending (a.index, b.index) order within its group");
-        prev_phase = e->phase;
-        prev_a = c->a.index;
-        prev_b = c->b.index;
         if (!(c->a.index < c->b.index))
             fail_pair(w, e, "a.index is not below b.index");
         const int *pha = map_find(&w->ids, id_key(c->a)), *phb = map_find(&w->ids, id_key(c->b));
@@ -685,6 +741,16 @@ static void check_events(wr_world *w)
         int ha = *pha, hb = *phb;
         const wr_rec *a = &w->recs[ha], *b = &w->recs[hb];
         uint64_t key = pair_key(ha, hb);
+        int group = group_of(w, e, key);
+        if (group < prev_phase)
+            fail_pair(w, e, "out of order (ends, begins, ends of pairs begun in the step, stays)");
+        else if (group == prev_phase && !(c->a.index > prev_a || (c->a.index == prev_a && c->b.index > prev_b)))
+            fail_pair(w, e, "not in ascending (a.index, b.index) order within its group");
+        prev_phase = group;
+        prev_a = c->a.index;
+        prev_b = c->b.index;
+        if (e->phase != WR_BEGIN && c->fraction != 1)
+            fail_pair(w, e, "an end or stay whose fraction is not 1");
         check_user(w, e, a, c->user_a, k, "user_a");
         check_user(w, e, b, c->user_b, k, "user_b");
         bool in_t = map_find(&w->expect, key) != NULL;
@@ -706,8 +772,12 @@ static void check_events(wr_world *w)
                 fail_pair(w, e, "names a body a callback destroyed earlier in this step");
             if (!both_at_start)
                 fail_pair(w, e, "names a body that did not exist when the step began");
-            if (!in_t)
-                fail_pair(w, e, begin ? "begin of a pair that does not touch" : "stay of a pair that does not touch");
+            const wr_motion *moving = wr_motion_of(w, key);
+            if (!in_t && !(begin && moving != NULL && (moving->hit || wr_motion_grazing(w, moving))))
+                fail_pair(w, e, begin ? "begin of a pair that does not touch (nor touched during the step)"
+                                      : "stay of a pair that does not touch");
+            if (begin)
+                check_begin(w, e, a, b, key);
             if (begin) {
                 if (map_find(&w->open, key) != NULL)
                     fail_pair(w, e, "begin of a pair that had already begun (no end in between)");
@@ -725,7 +795,7 @@ static void check_events(wr_world *w)
                 map_put(&w->stayed, key, 1);
                 w->totals.stays++;
             }
-            if (in_t && both_at_start)
+            if (in_t && both_at_start && !(begin && moving != NULL))
                 check_manifold(w, e, a, b);
             break;
         }
@@ -733,6 +803,7 @@ static void check_events(wr_world *w)
             fail_pair(w, e, "unknown phase");
         }
     }
+    wr_check_passed(w);
     // The touching set derived from the events equals the expected one, for bodies no callback of
     // this step destroyed; pairs of those stay open until the next step's ends.
     for (int i = 0; i < w->tcount; i++) {
@@ -802,10 +873,12 @@ bool wr_step(wr_world *w)
         if (r->live) {
             r->user_step = r->user;
             r->shape_step = r->shape;
+            r->ref_step = r->ref;
             r->transform_step = r->transform;
         }
     }
     compute_expected(w);
+    wr_expect_motion(w);
     w->log_count = 0;
     w->step_destroys = w->step_creates = 0;
     w->steps++;
@@ -813,9 +886,19 @@ bool wr_step(wr_world *w)
     cw_clear_error();
     cw_world_step(w->world);
     w->in_step = false;
-    if (cw_last_error()[0] != '\0')
+    bool stepped = cw_last_error()[0] == '\0';
+    if (!stepped)
         wr_fail(w, "cw_world_step recorded an error: %s", cw_last_error());
     check_events(w);
+    for (int h = 0; h < w->rec_count && stepped; h++) { // the next motion starts where they were stepped
+        wr_rec *r = &w->recs[h];
+        if (r->live_at_step) {
+            if (!r->teleported)
+                r->from = r->transform_step.position;
+            r->fresh = false;
+        }
+        r->teleported = false;
+    }
     // The getters agree with the mirror (a few bodies per step).
     for (int k = 0; k < w->live_count && k < 8; k++) {
         int h = w->live[(k * 7919 + w->steps) % w->live_count];
@@ -826,7 +909,7 @@ bool wr_step(wr_world *w)
         bool ok = cw_body_filter(w->world, r->id, &cat, &col);
         if (!same_transform(&t, &r->transform) || !same_shape(&s, &r->shape) || !ok || cat != r->category ||
             col != r->collides_with || cw_body_user_data(w->world, r->id) != r->user ||
-            cw_body_is_static(w->world, r->id) != r->is_static) {
+            cw_body_is_static(w->world, r->id) != r->is_static || cw_body_is_swept(w->world, r->id) != r->swept) {
             wr_fail(w, "the getters of body {%u, %u} disagree with what was set", r->id.index, r->id.generation);
             wr_print_body(w, h);
         }

@@ -68,6 +68,8 @@ void wr_set_transform(wr_world *w, int h, const cw_transform *t);
 void wr_set_shape(wr_world *w, int h, const cw_shape *shape, const ref_shape *ref);
 void wr_set_filter(wr_world *w, int h, uint32_t category, uint32_t collides_with);
 void wr_set_user(wr_world *w, int h, void *user_data);
+void wr_teleport(wr_world *w, int h, const cw_transform *t);
+void wr_set_swept(wr_world *w, int h, bool swept);
 
 /// Queries on the mirror.
 int wr_live_count(const wr_world *w);

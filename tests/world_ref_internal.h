@@ -45,13 +45,29 @@ typedef struct wr_rec {
     cw_transform transform;
     uint32_t category, collides_with;
     bool is_static;
+    bool swept;
+    bool fresh;           // created since the last step: does not move in its first step
+    cw_vec2 from;         // where this step's motion starts (the position at the last step)
+    bool teleported;      // by a callback of the running step: the next motion starts where it landed
     void *user, *user_step, *user_destroy;
     cw_shape shape_step;
+    ref_shape ref_step;
     cw_transform transform_step;
     bool aabb_valid, aabb_empty;
     double min[2], max[2];
     int live_pos;
 } wr_rec;
+
+// A pair with a swept body and a relative motion in the running step, judged by cw_shape_cast() of
+// one against the other from where both were at the last step.
+typedef struct wr_motion {
+    uint64_t key;          // canonical
+    bool hit;
+    float fraction;        // the cast's, when it hits
+    cw_manifold manifold;  // at the first touch, where it happens in the world
+    double dx, dy;         // the relative motion (a's minus b's), in double
+    bool was_open;         // touching when the step began (then it ends, if it stops touching)
+} wr_motion;
 
 typedef struct wr_tpair {
     uint64_t key;   // handle a << 32 | handle b (a has the lower slot index)
@@ -73,6 +89,9 @@ struct wr_world {
     wr_map stayed; // pairs with a stay in the current step
     wr_tpair *tpairs;
     int tcount, tcap;
+    wr_map moving;  // key -> index in motions
+    wr_motion *motions;
+    int motion_count, motion_cap;
     wr_event *log;
     int log_count, log_cap;
     int steps;   // steps run (the running one included)
@@ -95,5 +114,19 @@ static inline uint64_t canon_key(const wr_world *w, int h1, int h2)
 {
     return w->recs[h1].id.index < w->recs[h2].id.index ? pair_key(h1, h2) : pair_key(h2, h1);
 }
+
+// world_ref_motion.c: the expectations of swept bodies.
+// Lists the running step's pairs with a swept body and a relative motion, with the cast's answer.
+void wr_expect_motion(wr_world *w);
+// The pair's entry, or NULL if it has no swept body or no relative motion.
+const wr_motion *wr_motion_of(const wr_world *w, uint64_t key);
+// Whether the motion reference finds the pair grazing (neither clearly touching nor clearly apart
+// over the motion): then the library may answer either way.
+bool wr_motion_grazing(const wr_world *w, const wr_motion *m);
+// Checks a begin's fraction and manifold against the cast's (or the reference's, if they differ);
+// returns a reason, or NULL if it is fine.
+const char *wr_check_motion_begin(const wr_world *w, const wr_motion *m, const cw_contact *c);
+// After the events: every pair that touched only during the step had its begin and end.
+void wr_check_passed(wr_world *w);
 
 #endif
