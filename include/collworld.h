@@ -550,6 +550,29 @@ CW_API bool cw_world_raycast_closest(cw_world *world, cw_vec2 origin, cw_vec2 tr
                               cw_ray_hit *hit);
 
 
+/// Casts `shape`, moving in a straight line from `transform` by `translation` (world units), through
+/// the world: every body it would touch on the way, as cw_shape_cast() judges each (exact; through
+/// the grid cells the motion's box covers, so it costs what the motion passes). Each body is
+/// reported once, at its first touch, to `fn` with cw_world_raycast()'s protocol (the return value
+/// sets the limit on the fraction; 1 goes on, 0 stops, `hit->fraction` keeps only closer hits, a
+/// negative value ignores the body), in no particular order. In the hit: `fraction` as
+/// cw_shape_cast() gives it (0 for a body the shape already overlaps), `point` the contact at
+/// that moment, `normal` the unit normal of the contact facing the moving shape (the way to push
+/// it back; for a body it starts in, the way out). A body touched only at the very end has
+/// fraction 1. A zero translation reports what the shape overlaps, at fraction 0 (as
+/// cw_world_query_shape()). The same rules as every query: bodies as they are now, never
+/// allocates, no changes from the callback. Returns false for a NULL world, shape, transform or
+/// callback, an invalid shape or transform (as cw_overlap()), or a translation that is not finite.
+CW_API bool cw_world_cast_shape(cw_world *world, const cw_shape *shape, const cw_transform *transform,
+                                cw_vec2 translation, cw_query_filter filter, cw_ray_fn *fn, void *context);
+
+/// The first body the moving shape touches: returns true and fills `hit`, or false with `hit`
+/// untouched if it touches nothing (cw_last_error() is then "" unless the input was bad, as for
+/// cw_world_cast_shape()). Of bodies first touched at the same fraction, the one with the lowest
+/// index.
+CW_API bool cw_world_cast_shape_closest(cw_world *world, const cw_shape *shape, const cw_transform *transform,
+                                        cw_vec2 translation, cw_query_filter filter, cw_ray_hit *hit);
+
 /// Whether `point` (world units) lies in the region `shape` covers under `transform`, with the
 /// half-open rule of cw_world_query_point(). Returns false with an error for the same bad input as
 /// cw_overlap() or a non-finite point.

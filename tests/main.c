@@ -24,6 +24,7 @@ int main(void)
     failed += cmocka_run_group_tests_name("world", world_tests, NULL, NULL);
     failed += cmocka_run_group_tests_name("world random", world_random_tests, NULL, NULL);
     failed += cmocka_run_group_tests_name("world allocator", world_alloc_tests, NULL, NULL);
+    failed += cmocka_run_group_tests_name("swept bodies and world casts", world_swept_tests, NULL, NULL);
     failed += cmocka_run_group_tests_name("queries", query_tests, NULL, NULL);
     if (failed)
         fprintf(stdout, "collworld tests: %d test(s) FAILED\n", failed);

@@ -50,4 +50,7 @@ extern const struct CMUnitTest cast_tests[CAST_TEST_COUNT];
 #define MTD_TEST_COUNT 1
 extern const struct CMUnitTest mtd_tests[MTD_TEST_COUNT];
 
+#define WORLD_SWEPT_TEST_COUNT 6
+extern const struct CMUnitTest world_swept_tests[WORLD_SWEPT_TEST_COUNT];
+
 #endif

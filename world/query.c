@@ -25,7 +25,7 @@ struct query {
     cw_vec2 point;           // point queries; ray origin
     cw_vec2 translation;     // rays
     double limit;            // rays: hits must come before this fraction
-    const cw__body *shape;   // shape queries
+    const cw__body *shape;   // shape queries and casts
     bool want_manifold;
 };
 
@@ -277,6 +277,17 @@ static float keep_closest(const cw_ray_hit *hit, void *context)
     return hit->fraction;
 }
 
+// The closest cast hit; among hits at the same fraction the lowest body index, so that the answer
+// does not depend on the order the grid visits them in.
+static float keep_closest_cast(const cw_ray_hit *hit, void *context)
+{
+    closest *c = context;
+    if (!c->found || hit->fraction < c->hit.fraction ||
+        (hit->fraction == c->hit.fraction && hit->body.index < c->hit.body.index))
+        c->hit = *hit, c->found = true;
+    return nextafterf(c->hit.fraction, 2.0f); // equal fractions still come, to settle ties
+}
+
 bool cw_world_raycast_closest(cw_world *world, cw_vec2 origin, cw_vec2 translation, cw_query_filter filter,
                               cw_ray_hit *hit)
 {
@@ -287,6 +298,73 @@ bool cw_world_raycast_closest(cw_world *world, cw_vec2 origin, cw_vec2 translati
     closest c;
     memset(&c, 0, sizeof c);
     if (!cw_world_raycast(world, origin, translation, filter, keep_closest, &c) || !c.found)
+        return false;
+    *hit = c.hit;
+    return true;
+}
+
+// --- shape casts ---
+
+// Casts the query's shape against one body over the whole translation (so a body's answer does not
+// depend on what was found before it); reported if it comes before the limit.
+static bool test_cast(query *q, uint32_t index)
+{
+    cw_world *world = q->world;
+    cw__box box = box_of(world, index);
+    if (!cw__boxes_meet(&box, &q->box))
+        return true;
+    float fraction;
+    cw_manifold contact;
+    if (!cw__cast_bodies(q->shape, &world->slots[index].prepared, q->translation.x, q->translation.y, &fraction,
+                         &contact) ||
+        !(fraction < q->limit))
+        return true;
+    cw_ray_hit hit;
+    memset(&hit, 0, sizeof hit);
+    hit.body = id_of(world, index);
+    hit.user_data = world->slots[index].user_data;
+    hit.point = contact.point;
+    hit.normal = (cw_vec2){-contact.normal.x, -contact.normal.y}; // facing the moving shape
+    hit.fraction = fraction;
+    float limit = q->ray_fn(&hit, q->context);
+    if (limit == 0)
+        return false;
+    if (limit > 0 && limit < 1 && limit < q->limit)
+        q->limit = limit;
+    return true;
+}
+
+bool cw_world_cast_shape(cw_world *world, const cw_shape *shape, const cw_transform *transform, cw_vec2 translation,
+                         cw_query_filter filter, cw_ray_fn *fn, void *context)
+{
+    cw__body body;
+    if (!begin_query(world, fn != NULL) || !cw__prepare(shape, transform, &body))
+        return false;
+    if (!isfinite(translation.x) || !isfinite(translation.y)) {
+        cw__fail("The translation is not finite.");
+        return false;
+    }
+    // A cast may first touch at the very end (fraction 1): the limit starts just past it.
+    query q = {.filter = filter, .test = test_cast, .ray_fn = fn, .context = context, .shape = &body,
+               .translation = translation, .limit = 1.0 + 0x1p-20};
+    cw__body end = cw__body_moved(&body, translation.x, translation.y);
+    cw_aabb from = cw__body_aabb(&body), to = cw__body_aabb(&end);
+    q.box = (cw__box){fminf(from.min.x, to.min.x), fminf(from.min.y, to.min.y), fmaxf(from.max.x, to.max.x),
+                      fmaxf(from.max.y, to.max.y)};
+    start(&q, world);
+    return run_region_query(&q);
+}
+
+bool cw_world_cast_shape_closest(cw_world *world, const cw_shape *shape, const cw_transform *transform,
+                                 cw_vec2 translation, cw_query_filter filter, cw_ray_hit *hit)
+{
+    if (hit == NULL) {
+        cw__fail("The hit output pointer is NULL.");
+        return false;
+    }
+    closest c;
+    memset(&c, 0, sizeof c);
+    if (!cw_world_cast_shape(world, shape, transform, translation, filter, keep_closest_cast, &c) || !c.found)
         return false;
     *hit = c.hit;
     return true;

@@ -1,0 +1,427 @@
+// Swept bodies and shape casts through the world, by hand and against brute force: a bullet through
+// a wall begins and ends in one step, at the right fraction and in the right order; teleports and
+// new bodies do not sweep; toggling swept; world casts equal cw_shape_cast() over every body; and
+// every kind of misuse of the new calls.
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen.h"
+#include "suites.h"
+
+// --- recording events ---
+
+typedef struct logged {
+    int phase; // 0 end, 1 begin, 2 stay
+    cw_contact c;
+} logged;
+
+typedef struct event_log {
+    logged e[256];
+    int n;
+} event_log;
+
+static void log_event(event_log *log, int phase, const cw_contact *c)
+{
+    if (log->n < 256)
+        log->e[log->n++] = (logged){phase, *c};
+}
+
+static void on_begin(const cw_contact *c, void *ctx) { log_event(ctx, 1, c); }
+static void on_stay(const cw_contact *c, void *ctx) { log_event(ctx, 2, c); }
+static void on_end(const cw_contact *c, void *ctx) { log_event(ctx, 0, c); }
+
+static cw_world *logging_world(event_log *log)
+{
+    cw_world_def def = cw_default_world_def();
+    def.on_begin = on_begin, def.on_stay = on_stay, def.on_end = on_end, def.context = log;
+    memset(log, 0, sizeof *log);
+    cw_world *world = cw_world_create(&def);
+    assert_non_null(world);
+    return world;
+}
+
+static cw_transform at(float x, float y)
+{
+    cw_transform t = cw_default_transform();
+    t.position = (cw_vec2){x, y};
+    return t;
+}
+
+static cw_body_id add_box(cw_world *world, float w, float h, float x, float y, bool swept)
+{
+    cw_body_def def = cw_default_body_def();
+    def.shape = cw_shape_box(w, h);
+    def.transform = at(x, y);
+    def.swept = swept;
+    cw_body_id id = cw_body_create(world, &def);
+    assert_false(cw_body_id_is_null(id));
+    return id;
+}
+
+// A 4x4 bullet through a 10-wide wall at 40 a step: an unswept one is never seen, a swept one
+// begins at the time it first touched and ends in the same step, after the step's begins and
+// before its stays.
+static void test_bullet_through_wall(void **state)
+{
+    (void)state;
+    for (int swept = 0; swept <= 1; swept++) {
+        event_log log;
+        cw_world *world = logging_world(&log);
+        cw_body_id wall = add_box(world, 10, 100, 100, 0, false);
+        cw_body_id bullet = add_box(world, 4, 4, 72, 48, swept);
+        cw_body_id other = add_box(world, 10, 10, 300, 300, false), partner = add_box(world, 10, 10, 305, 300, false);
+        cw_world_step(world); // everything created: no motion yet; other and partner begin
+        assert_int_equal(log.n, 1);
+        log.n = 0;
+        cw_transform t = at(112, 48); // from x in [72, 76] to [112, 116]: passes [100, 110]
+        assert_true(cw_body_set_transform(world, bullet, &t));
+        cw_world_step(world);
+        if (!swept) {
+            assert_int_equal(log.n, 1); // the stay of other and partner only
+            assert_int_equal(log.e[0].phase, 2);
+        } else {
+            assert_int_equal(log.n, 3); // begin, then its end, then the stay
+            assert_int_equal(log.e[0].phase, 1);
+            assert_int_equal(log.e[1].phase, 0);
+            assert_int_equal(log.e[2].phase, 2);
+            assert_true(log.e[0].c.a.index == wall.index && log.e[0].c.b.index == bullet.index);
+            assert_float_equal(log.e[0].c.fraction, 24.0 / 40, 2e-6); // the bullet's right edge 76 -> 100
+            assert_float_equal(log.e[0].c.manifold.normal.x, -1, 1e-3); // from the wall toward the bullet
+            assert_float_equal(log.e[0].c.manifold.point.x, 100, 1e-3); // on the wall's face, at that time
+            assert_true(log.e[0].c.manifold.point.y >= 48 && log.e[0].c.manifold.point.y <= 52);
+            assert_true(log.e[1].c.a.index == wall.index && log.e[1].c.b.index == bullet.index);
+            assert_float_equal(log.e[1].c.fraction, 1, 0);
+            cw_world_stats st = cw_world_get_stats(world);
+            assert_int_equal(st.begin_events, 1);
+            assert_int_equal(st.end_events, 1);
+            assert_int_equal(st.touching_pairs, 1); // other and partner only
+        }
+        log.n = 0;
+        cw_world_step(world); // nothing moved: nothing new
+        assert_int_equal(log.n, 1);
+        (void)other, (void)partner;
+        cw_world_destroy(world);
+    }
+}
+
+// A swept bullet that ends inside the wall begins with its fraction and stays; teleporting it
+// through the wall sweeps nothing; a new body never sweeps in its first step.
+static void test_teleport_and_new_bodies(void **state)
+{
+    (void)state;
+    event_log log;
+    cw_world *world = logging_world(&log);
+    cw_body_id wall = add_box(world, 10, 100, 100, 0, false);
+    cw_body_id bullet = add_box(world, 4, 4, 72, 48, true);
+    cw_world_step(world);
+    cw_transform t = at(104, 48);
+    assert_true(cw_body_set_transform(world, bullet, &t));
+    cw_world_step(world);
+    assert_int_equal(log.n, 1);
+    assert_int_equal(log.e[0].phase, 1);
+    assert_float_equal(log.e[0].c.fraction, 24.0 / 32, 2e-6);
+    // Teleported far through it and back out on the other side: the stay ends, nothing else.
+    log.n = 0;
+    t = at(200, 48);
+    assert_true(cw_body_teleport(world, bullet, &t));
+    cw_world_step(world);
+    assert_int_equal(log.n, 1);
+    assert_int_equal(log.e[0].phase, 0);
+    log.n = 0;
+    t = at(20, 48);
+    assert_true(cw_body_teleport(world, bullet, &t)); // back through the wall, without motion
+    cw_world_step(world);
+    assert_int_equal(log.n, 0);
+    // A new swept body placed beyond the wall and then moved before its first step: no sweep.
+    cw_body_id late = add_box(world, 4, 4, 20, 10, true);
+    t = at(200, 10);
+    assert_true(cw_body_set_transform(world, late, &t));
+    cw_world_step(world);
+    assert_int_equal(log.n, 0);
+    // Swept off: the same motion through the wall is not seen; on again: it is, from where the
+    // body was at the last step.
+    assert_true(cw_body_set_swept(world, late, false));
+    assert_false(cw_body_is_swept(world, late));
+    t = at(20, 10);
+    assert_true(cw_body_set_transform(world, late, &t));
+    cw_world_step(world);
+    assert_int_equal(log.n, 0);
+    assert_true(cw_body_set_swept(world, late, true));
+    assert_true(cw_body_is_swept(world, late));
+    t = at(200, 10);
+    assert_true(cw_body_set_transform(world, late, &t));
+    cw_world_step(world);
+    assert_int_equal(log.n, 2);
+    assert_true(log.e[0].phase == 1 && log.e[1].phase == 0);
+    (void)wall;
+    cw_world_destroy(world);
+}
+
+// Two unswept bodies crossing never touch; a swept body meets an unswept one moving across its
+// path (the unswept body's motion counts), and two swept ones moving toward each other meet
+// halfway.
+static void test_relative_motion(void **state)
+{
+    (void)state;
+    event_log log;
+    cw_world *world = logging_world(&log);
+    cw_body_id a = add_box(world, 2, 2, 0, 0, true), b = add_box(world, 2, 2, 50, -50, false);
+    cw_world_step(world);
+    cw_transform ta = at(100, 0), tb = at(50, 50); // a along y = 0, b down x = 50: they cross at t = 1/2
+    assert_true(cw_body_set_transform(world, a, &ta));
+    assert_true(cw_body_set_transform(world, b, &tb));
+    cw_world_step(world);
+    assert_int_equal(log.n, 2);
+    assert_true(log.e[0].phase == 1 && log.e[1].phase == 0);
+    assert_true(log.e[0].c.fraction > 0.45f && log.e[0].c.fraction < 0.5f);
+    // b parked beside a's path: a passing it from the side does not touch.
+    log.n = 0;
+    tb = at(150, 3);
+    assert_true(cw_body_teleport(world, b, &tb));
+    ta = at(200, 0);
+    assert_true(cw_body_set_transform(world, a, &ta));
+    cw_world_step(world);
+    assert_int_equal(log.n, 0);
+    // Both swept, head-on: 0..2 and 98..100 closing at 48 each: first touch at 96 / 96 = 1.
+    cw_body_id c = add_box(world, 2, 2, 0, 500, true), d = add_box(world, 2, 2, 98, 500, true);
+    cw_world_step(world);
+    log.n = 0;
+    cw_transform tc = at(48, 500), td = at(50, 500);
+    assert_true(cw_body_set_transform(world, c, &tc));
+    assert_true(cw_body_set_transform(world, d, &td));
+    cw_world_step(world);
+    assert_int_equal(log.n, 0); // they end edge to edge: touching only
+    tc = at(60, 500), td = at(40, 500); // from edge to edge, through each other and apart again
+    assert_true(cw_body_set_transform(world, c, &tc));
+    assert_true(cw_body_set_transform(world, d, &td));
+    cw_world_step(world);
+    assert_int_equal(log.n, 2);
+    assert_true(log.e[0].phase == 1 && log.e[1].phase == 0);
+    assert_true(log.e[0].c.fraction > 0 && log.e[0].c.fraction < 1e-5f);
+    cw_world_destroy(world);
+}
+
+// --- world casts against cw_shape_cast() over every body ---
+
+typedef struct cast_hits {
+    cw_ray_hit hit[512];
+    int n;
+    float limit_mode; // the callback returns this (or, if negative, each hit's fraction)
+} cast_hits;
+
+static float collect_hit(const cw_ray_hit *hit, void *context)
+{
+    cast_hits *h = context;
+    if (h->n < 512)
+        h->hit[h->n++] = *hit;
+    return h->limit_mode >= 0 ? h->limit_mode : hit->fraction;
+}
+
+static void test_world_casts_against_brute_force(void **state)
+{
+    (void)state;
+    int failures = 0, hits_total = 0, casts = gen_scaled(300);
+    for (int round = 0; round < 3 && failures == 0; round++) {
+        gen_rng r = gen_seed(0xCA5700AA00ull + (uint64_t)round);
+        cw_world_def def = cw_default_world_def();
+        def.cell_size = round == 1 ? 4.0f : 0;
+        cw_world *world = cw_world_create(&def);
+        gen_shape shapes[6];
+        for (int k = 0; k < 6; k++)
+            if (k < 2)
+                gen_random_box(&r, &shapes[k]);
+            else
+                assert_true(gen_random_mask(&r, &shapes[k]));
+        enum { BODIES = 150 };
+        cw_body_id ids[BODIES];
+        for (int k = 0; k < BODIES; k++) {
+            cw_body_def bd = cw_default_body_def();
+            bd.shape = shapes[gen_int(&r, 0, 5)].shape;
+            gen_random_transform(&r, &shapes[0], &bd.transform);
+            bd.transform.origin = (cw_vec2){0, 0};
+            bd.transform.position = (cw_vec2){(float)gen_range(&r, -400, 400), (float)gen_range(&r, -400, 400)};
+            bd.category = 1u << gen_int(&r, 0, 2);
+            ids[k] = cw_body_create(world, &bd);
+            assert_false(cw_body_id_is_null(ids[k]));
+        }
+        cw_world_step(world);
+        for (int k = 0; k < 20; k++) { // a few bodies changed since the step: found all the same
+            cw_transform t = cw_body_transform(world, ids[k]);
+            t.position.x += 7;
+            cw_body_set_transform(world, ids[k], &t);
+        }
+        for (int c = 0; c < casts && failures < 8; c++) {
+            const gen_shape *qs = &shapes[gen_int(&r, 0, 5)];
+            cw_transform qt;
+            gen_random_transform(&r, qs, &qt);
+            qt.position = (cw_vec2){(float)gen_range(&r, -450, 450), (float)gen_range(&r, -450, 450)};
+            double length = gen_chance(&r, 0.1) ? 0 : gen_range(&r, 1, 500), angle = gen_range(&r, 0, 2 * GEN_PI);
+            cw_vec2 d = {(float)(length * cos(angle)), (float)(length * sin(angle))};
+            cw_query_filter filter = {UINT32_MAX, gen_chance(&r, 0.3) ? 1u : UINT32_MAX};
+            cast_hits got;
+            memset(&got, 0, sizeof got);
+            got.limit_mode = 1;
+            assert_true(cw_world_cast_shape(world, &qs->shape, &qt, d, filter, collect_hit, &got));
+            // Brute force: every body, cw_shape_cast.
+            int expected = 0, best = -1;
+            float best_fraction = 2;
+            for (int k = 0; k < BODIES; k++) {
+                uint32_t category = 0;
+                cw_body_filter(world, ids[k], &category, NULL);
+                if (!(category & filter.collides_with))
+                    continue;
+                cw_shape bs = cw_body_shape(world, ids[k]);
+                cw_transform bt = cw_body_transform(world, ids[k]);
+                float f;
+                cw_manifold m;
+                if (!cw_shape_cast(&qs->shape, &qt, d, &bs, &bt, &f, &m))
+                    continue;
+                expected++;
+                if (f < best_fraction)
+                    best_fraction = f, best = k;
+                int found = -1;
+                for (int i = 0; i < got.n; i++)
+                    if (got.hit[i].body.index == ids[k].index)
+                        found = i;
+                if (found < 0 || got.hit[found].fraction != f || got.hit[found].normal.x != -m.normal.x ||
+                    got.hit[found].normal.y != -m.normal.y) {
+                    if (failures++ < 8)
+                        printf("FAIL cast %d (round %d): body %d %s (fraction %.9g)\n", c, round, k,
+                               found < 0 ? "missed" : "reported differently", (double)f);
+                }
+            }
+            if (got.n != expected && failures++ < 8)
+                printf("FAIL cast %d (round %d): %d reports, brute force %d\n", c, round, got.n, expected);
+            hits_total += expected;
+            cw_ray_hit closest;
+            bool any = cw_world_cast_shape_closest(world, &qs->shape, &qt, d, filter, &closest);
+            if (any != (best >= 0) || (any && closest.fraction != best_fraction)) {
+                if (failures++ < 8)
+                    printf("FAIL cast %d (round %d): closest %d at %.9g, brute force %d at %.9g\n", c, round, any,
+                           any ? (double)closest.fraction : -1.0, best >= 0, (double)best_fraction);
+            }
+        }
+        cw_world_destroy(world);
+        for (int k = 0; k < 6; k++)
+            gen_shape_free(&shapes[k]);
+    }
+    printf("  world casts: %d hits compared with cw_shape_cast over every body, %d failures\n", hits_total, failures);
+    assert_true(hits_total > 50);
+    assert_int_equal(failures, 0);
+}
+
+// --- misuse ---
+
+static void expect_error(const char *word)
+{
+    if (!gen_contains_nocase(cw_last_error(), word))
+        printf("error '%s', expected it to mention '%s'\n", cw_last_error(), word);
+    assert_true(gen_contains_nocase(cw_last_error(), word));
+    cw_clear_error();
+}
+
+static float ignore_hit(const cw_ray_hit *hit, void *context)
+{
+    (void)hit, (void)context;
+    return 1;
+}
+
+static bool cast_from_query(cw_body_id body, void *user_data, const cw_manifold *manifold, void *context)
+{
+    (void)body, (void)user_data, (void)manifold;
+    cw_world *world = context;
+    cw_shape s = cw_shape_box(1, 1);
+    cw_transform t = cw_default_transform();
+    cw_ray_hit hit;
+    cw_clear_error();
+    if (cw_world_cast_shape(world, &s, &t, (cw_vec2){1, 0}, cw_default_query_filter(), ignore_hit, NULL) ||
+        cw_world_cast_shape_closest(world, &s, &t, (cw_vec2){1, 0}, cw_default_query_filter(), &hit))
+        return false;
+    return gen_contains_nocase(cw_last_error(), "nested");
+}
+
+static void test_swept_misuse(void **state)
+{
+    (void)state;
+    cw_world *world = cw_world_create(&(cw_world_def){.cell_size = 0, .manifolds = true});
+    assert_non_null(world);
+    cw_body_id body = add_box(world, 1, 1, 0, 0, false), stale = add_box(world, 1, 1, 5, 0, false);
+    cw_body_destroy(world, stale);
+    cw_transform t = cw_default_transform(), bad = t;
+    bad.scale.x = 0;
+    cw_clear_error();
+    // Stale ids, NULL worlds, NULL and invalid transforms.
+    assert_false(cw_body_set_swept(world, stale, true)), expect_error("stale");
+    assert_false(cw_body_set_swept(NULL, body, true)), expect_error("world is NULL");
+    assert_false(cw_body_is_swept(world, stale)), expect_error("stale");
+    assert_false(cw_body_teleport(world, stale, &t)), expect_error("stale");
+    assert_false(cw_body_teleport(world, body, NULL)), expect_error("transform is NULL");
+    assert_false(cw_body_teleport(world, body, &bad)), expect_error("zero scale");
+    assert_false(cw_body_teleport(NULL, body, &t)), expect_error("world is NULL");
+    // World casts: every bad input of a shape query, a non-finite translation, nested queries.
+    cw_shape box = cw_shape_box(1, 1), no_box = cw_shape_box(-1, 1);
+    cw_query_filter all = cw_default_query_filter();
+    cw_ray_hit hit;
+    memset(&hit, 0x5a, sizeof hit);
+    cw_ray_hit sentinel = hit;
+    assert_false(cw_world_cast_shape(NULL, &box, &t, (cw_vec2){1, 0}, all, ignore_hit, NULL)), expect_error("world is NULL");
+    assert_false(cw_world_cast_shape(world, NULL, &t, (cw_vec2){1, 0}, all, ignore_hit, NULL)), expect_error("shape is NULL");
+    assert_false(cw_world_cast_shape(world, &box, NULL, (cw_vec2){1, 0}, all, ignore_hit, NULL)), expect_error("transform is NULL");
+    assert_false(cw_world_cast_shape(world, &no_box, &t, (cw_vec2){1, 0}, all, ignore_hit, NULL)), expect_error("width and height");
+    assert_false(cw_world_cast_shape(world, &box, &bad, (cw_vec2){1, 0}, all, ignore_hit, NULL)), expect_error("zero scale");
+    assert_false(cw_world_cast_shape(world, &box, &t, (cw_vec2){1, 0}, all, NULL, NULL)), expect_error("callback is NULL");
+    assert_false(cw_world_cast_shape(world, &box, &t, (cw_vec2){NAN, 0}, all, ignore_hit, NULL)), expect_error("not finite");
+    assert_false(cw_world_cast_shape(world, &box, &t, (cw_vec2){0, INFINITY}, all, ignore_hit, NULL)), expect_error("not finite");
+    assert_false(cw_world_cast_shape_closest(world, &box, &t, (cw_vec2){1, 0}, all, NULL)), expect_error("hit output pointer");
+    assert_false(cw_world_cast_shape_closest(world, &box, &t, (cw_vec2){NAN, 0}, all, &hit)), expect_error("not finite");
+    assert_memory_equal(&hit, &sentinel, sizeof hit);
+    // A miss is no error; a zero translation is a shape query at fraction 0.
+    cw_transform far = at(100, 100);
+    assert_false(cw_world_cast_shape_closest(world, &box, &far, (cw_vec2){1, 0}, all, &hit));
+    assert_string_equal(cw_last_error(), "");
+    assert_true(cw_world_cast_shape_closest(world, &box, &t, (cw_vec2){0, 0}, all, &hit));
+    assert_true(hit.fraction == 0 && hit.body.index == body.index);
+    // From inside a query callback: refused as nested.
+    cw_world_step(world);
+    assert_true(cw_world_query_point(world, (cw_vec2){0.5f, 0.5f}, all, cast_from_query, world));
+    cw_world_destroy(world);
+}
+
+// Casting from inside contact callbacks is allowed (as every query is) and sees the world now.
+static cw_world *callback_world;
+static int callback_casts;
+
+static void cast_in_begin(const cw_contact *c, void *context)
+{
+    (void)c, (void)context;
+    cw_shape s = cw_shape_box(1, 1);
+    cw_transform t = at(-10, 0.5f);
+    cw_ray_hit hit;
+    if (cw_world_cast_shape_closest(callback_world, &s, &t, (cw_vec2){30, 0}, cw_default_query_filter(), &hit))
+        callback_casts++;
+}
+
+static void test_cast_from_contact_callback(void **state)
+{
+    (void)state;
+    cw_world_def def = cw_default_world_def();
+    def.on_begin = cast_in_begin;
+    callback_world = cw_world_create(&def);
+    add_box(callback_world, 2, 2, 0, 0, false);
+    add_box(callback_world, 2, 2, 1, 0, false);
+    callback_casts = 0;
+    cw_world_step(callback_world);
+    assert_int_equal(callback_casts, 1);
+    cw_world_destroy(callback_world);
+}
+
+const struct CMUnitTest world_swept_tests[] = {
+    cmocka_unit_test(test_bullet_through_wall),
+    cmocka_unit_test(test_teleport_and_new_bodies),
+    cmocka_unit_test(test_relative_motion),
+    cmocka_unit_test(test_world_casts_against_brute_force),
+    cmocka_unit_test(test_swept_misuse),
+    cmocka_unit_test(test_cast_from_contact_callback),
+};
