@@ -80,6 +80,16 @@ static double ordered_first_touch(const cw__body *a, const cw__body *b, double d
             return cw__min(cw__max(box_lo, 0), 1);
         lo = cw__min(cw__max(lo, box_lo), 1), hi = cw__max(cw__min(hi, box_hi), lo);
     }
+    // Most often the pairs of runs give the time outright; it must agree with the swept test (no
+    // touch just before it, a touch just after), else, or where the runs are too many, bisect.
+    double t;
+    if (cw__first_touch_pairs(a, b, dx, dy, &t) && t >= lo && t <= hi) {
+        double before = cw__max(lo, t - FIRST_TOUCH_RESOLUTION), after = cw__min(hi, t + FIRST_TOUCH_RESOLUTION);
+        cw__body from = cw__body_moved(a, before * dx, before * dy);
+        if (!ordered_touch_moving(a, b, before * dx, before * dy) &&
+            ordered_touch_moving(&from, b, (after - before) * dx, (after - before) * dy))
+            lo = before, hi = after;
+    }
     // Invariant: no touch in [0, lo]; a touch in [0, hi] (else the answer is 1: the pair touches
     // only where the swept test and the plain test at t = 1 disagree by rounding).
     while (hi - lo > FIRST_TOUCH_RESOLUTION) {
@@ -102,12 +112,12 @@ static float fraction_up(double x)
     return f > 1.0f ? 1.0f : f;
 }
 
-// The contact at time t: the manifold of the overlap there (normal from a toward b). Where the
-// pair only grazes at t (the overlap at the first touch can be thinner than the tolerance), the
-// next few times are tried, and failing those the normal is the motion's direction.
+// The contact at time t: the manifold of the overlap a step of the resolution later (at the first
+// touch itself the overlap is thinner than the tolerance). Where the pair only grazes there, the
+// next few steps are tried, and failing those the normal is the motion's direction.
 static void contact_at(const cw__body *a, const cw__body *b, double dx, double dy, double t, cw_manifold *manifold)
 {
-    for (int k = 0; k < 8; k++) {
+    for (int k = t > 0; k < 9; k++) {
         double at = cw__min(1.0, t + k * FIRST_TOUCH_RESOLUTION);
         cw__body moved = cw__body_moved(a, at * dx, at * dy);
         if (cw__overlap_bodies(&moved, b, manifold))

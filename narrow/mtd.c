@@ -1,5 +1,6 @@
-// The minimum translation distance of two overlapping shapes: the shortest move of B that leaves
-// no overlap, and its direction.
+// Translations of two shapes as rectangle pairs: the minimum translation distance of two
+// overlapping shapes (the shortest move of B that leaves no overlap, and its direction), and the
+// first touch of a motion (the earliest time a pair of rectangles overlaps).
 //
 // Both shapes are unions of rectangles (a mask's runs of opaque texels; a box is one). Two
 // rectangles, B's moving by s along a direction, overlap exactly for s in one open interval (the
@@ -54,6 +55,7 @@ typedef struct problem {
     double tolerance;       // touching tolerance, world units
     double min_gap;         // narrower gaps do not count (they would not survive rounding)
     double bound;           // an upper bound on the answer
+    double move_x, move_y;  // first touch: a's motion (pairs are those that meet over it)
     double cx_a, cy_a, bx, by; // the centres of the opaque boxes, relative to the reference point
     rect_set sets[2];
     pairs pairs;
@@ -97,10 +99,9 @@ static bool collect(const problem *p, const cw__body *body, int i0, int i1, int 
     return true;
 }
 
-// The texels of `body` that can come within `reach` world units of the other's opaque box.
-static void region(const cw__body *body, const cw__body *other, double reach, int *i0, int *i1, int *j0, int *j1)
+// The texels of `body` that can come within `reach` world units of `box`.
+static void region(const cw__body *body, cw_aabb box, double reach, int *i0, int *i1, int *j0, int *j1)
 {
-    cw_aabb box = cw__body_aabb(other);
     double lo_x = INFINITY, lo_y = INFINITY, hi_x = -INFINITY, hi_y = -INFINITY;
     for (int k = 0; k < 4; k++) {
         double wx = k & 1 ? box.max.x + reach : box.min.x - reach;
@@ -114,6 +115,17 @@ static void region(const cw__body *body, const cw__body *other, double reach, in
     *j0 = clamp_floor(lo_y, m->y0, m->y1), *j1 = clamp_ceil(hi_y, m->y0, m->y1);
 }
 
+// The other's opaque box, or for a first touch the box it covers over the motion as `body` sees
+// it (`body` moves one way, so the other moves the other way).
+static cw_aabb other_box(const problem *p, const cw__body *body, const cw__body *other)
+{
+    cw_aabb box = cw__body_aabb(other);
+    double mx = body == p->a ? -p->move_x : p->move_x, my = body == p->a ? -p->move_y : p->move_y;
+    box.min.x = fminf(box.min.x, (float)(box.min.x + mx)), box.max.x = fmaxf(box.max.x, (float)(box.max.x + mx));
+    box.min.y = fminf(box.min.y, (float)(box.min.y + my)), box.max.y = fmaxf(box.max.y, (float)(box.max.y + my));
+    return box;
+}
+
 // The rectangles of one shape near the other: a box is one; a mask its runs, in bands of rows.
 static bool shape_rects(const problem *p, const cw__body *body, const cw__body *other, int band, rect_set *set)
 {
@@ -121,8 +133,30 @@ static bool shape_rects(const problem *p, const cw__body *body, const cw__body *
     if (body->is_box)
         return add_rect(p, body, 0, 1, 0, 1, set);
     int i0, i1, j0, j1;
-    region(body, other, p->bound, &i0, &i1, &j0, &j1);
+    region(body, other_box(p, body, other), p->bound, &i0, &i1, &j0, &j1);
     return i0 >= i1 || j0 >= j1 || collect(p, body, i0, i1, j0, j1, band, set);
+}
+
+// Whether two rectangles' AABBs can meet: within the bound of each other, or for a first touch at
+// some time of a's motion (on both axes at once).
+static bool may_meet(const problem *p, const rect *ra, const rect *rb)
+{
+    double gap_x = rb->cx - ra->cx, gap_y = rb->cy - ra->cy, reach_x = ra->ex + rb->ex, reach_y = ra->ey + rb->ey;
+    if (p->move_x == 0 && p->move_y == 0)
+        return fabs(gap_x) - reach_x <= p->bound && fabs(gap_y) - reach_y <= p->bound;
+    double lo = 0, hi = 1; // times t with |gap - t * move| <= reach on each axis
+    const double gap[2] = {gap_x, gap_y}, reach[2] = {reach_x + p->bound, reach_y + p->bound};
+    const double move[2] = {p->move_x, p->move_y};
+    for (int k = 0; k < 2; k++) {
+        if (move[k] == 0) {
+            if (fabs(gap[k]) > reach[k])
+                return false;
+            continue;
+        }
+        double t0 = (gap[k] - reach[k]) / move[k], t1 = (gap[k] + reach[k]) / move[k];
+        lo = cw__max(lo, cw__min(t0, t1)), hi = cw__min(hi, cw__max(t0, t1));
+    }
+    return lo <= hi;
 }
 
 // The pairs of rectangles that B moved by less than the bound can bring together, with their
@@ -135,7 +169,7 @@ static bool make_pairs(problem *p)
     for (int i = 0; i < sa->count; i++)
         for (int k = 0; k < sb->count; k++) {
             const rect *ra = &sa->r[i], *rb = &sb->r[k];
-            if (fabs(rb->cx - ra->cx) - ra->ex - rb->ex > p->bound || fabs(rb->cy - ra->cy) - ra->ey - rb->ey > p->bound)
+            if (!may_meet(p, ra, rb))
                 continue;
             if (w->count == PAIR_CAP)
                 return false;
@@ -342,6 +376,9 @@ static int band_for(const problem *p, const cw__body *body, int bands)
 // a band is the whole shape).
 static bool set_up(problem *p, int band_a, int band_b)
 {
+    if (p->move_x != 0 || p->move_y != 0) // a first touch: the texels themselves, or nothing
+        return shape_rects(p, p->a, p->b, 1, &p->sets[0]) && shape_rects(p, p->b, p->a, 1, &p->sets[1]) &&
+               make_pairs(p);
     for (;;) {
         if (shape_rects(p, p->a, p->b, band_a, &p->sets[0]) && shape_rects(p, p->b, p->a, band_b, &p->sets[1]) &&
             make_pairs(p))
@@ -352,17 +389,43 @@ static bool set_up(problem *p, int band_a, int band_b)
     }
 }
 
+// What both questions share: the bodies, the reference point, the axes, the tolerances.
+static void start_problem(problem *p, const cw__body *a, const cw__body *b)
+{
+    p->a = a, p->b = b;
+    p->rx = b->xf.px, p->ry = b->xf.py;
+    p->ax[0] = a->xf.c, p->ay[0] = a->xf.s, p->ax[1] = -a->xf.s, p->ay[1] = a->xf.c;
+    p->ax[2] = b->xf.c, p->ay[2] = b->xf.s, p->ax[3] = -b->xf.s, p->ay[3] = b->xf.c;
+    p->tolerance = cw__min(cw__body_tolerance(a), cw__body_tolerance(b));
+    double texel = cw__min(cw__min(fabs(a->xf.sx), fabs(a->xf.sy)), cw__min(fabs(b->xf.sx), fabs(b->xf.sy)));
+    p->min_gap = texel / 1024;
+    p->move_x = p->move_y = 0;
+    p->bound = 0;
+}
+
+bool cw__first_touch_pairs(const cw__body *a, const cw__body *b, double dx, double dy, double *t)
+{
+    problem p;
+    start_problem(&p, a, b);
+    p.move_x = dx, p.move_y = dy;
+    double length = hypot(dx, dy);
+    if (!(length > 0) || !set_up(&p, 1, 1))
+        return false; // too many rectangles: the caller bisects instead
+    // a moving by t * d is b moving by s along -d / |d|, s = t * |d|.
+    exact_intervals(&p, -dx / length, -dy / length);
+    double first = INFINITY;
+    for (int i = 0; i < p.pairs.count; i++)
+        if (p.pairs.end[i] > 0 && p.pairs.start[i] < length)
+            first = cw__min(first, cw__max(p.pairs.start[i], 0));
+    *t = first / length;
+    return first < INFINITY;
+}
+
 bool cw__mtd(const cw__body *a, const cw__body *b, double hint_x, double hint_y, double *nx, double *ny,
              double *depth)
 {
     problem p;
-    p.a = a, p.b = b;
-    p.rx = b->xf.px, p.ry = b->xf.py;
-    p.ax[0] = a->xf.c, p.ay[0] = a->xf.s, p.ax[1] = -a->xf.s, p.ay[1] = a->xf.c;
-    p.ax[2] = b->xf.c, p.ay[2] = b->xf.s, p.ax[3] = -b->xf.s, p.ay[3] = b->xf.c;
-    p.tolerance = cw__min(cw__body_tolerance(a), cw__body_tolerance(b));
-    double texel = cw__min(cw__min(fabs(a->xf.sx), fabs(a->xf.sy)), cw__min(fabs(b->xf.sx), fabs(b->xf.sy)));
-    p.min_gap = texel / 1024;
+    start_problem(&p, a, b);
     const cw_mask *ma = a->mask, *mb = b->mask;
     cw__to_world(&a->xf, 0.5 * (ma->x0 + ma->x1), 0.5 * (ma->y0 + ma->y1), p.rx, p.ry, &p.cx_a, &p.cy_a);
     cw__to_world(&b->xf, 0.5 * (mb->x0 + mb->x1), 0.5 * (mb->y0 + mb->y1), p.rx, p.ry, &p.bx, &p.by);
