@@ -413,7 +413,7 @@ static void deliver_begins(cw_world *world, cw__touching *now)
 {
     cw__passed *passed = &world->passed;
     uint32_t k = 0, n = 0;
-    if (world->def.on_begin == NULL) // as for the other pairs: no begin callback, the ends still come
+    if (world->def.on_begin == NULL && passed->count > 0) // no begin callback: the ends still come
         memset(passed->delivered, 1, passed->count);
     while (world->def.on_begin && (k < world->begins.count || n < passed->count)) {
         bool take_passed = k == world->begins.count ||
