@@ -146,6 +146,11 @@ static void test_families(void **state)
         // directions 20 degrees apart differ by a few percent in depth (README, "Manifolds").
         met = met && p99 <= 1.25 && angle90 <= 25;
     }
+    if (gen_test_scale() > 1) { // a scaled-down run (valgrind) has too few pairs for percentiles
+        free(results);
+        assert_int_equal(failures, 0);
+        return;
+    }
     free(results);
     assert_int_equal(failures, 0);
     assert_true(met);
