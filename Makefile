@@ -117,6 +117,7 @@ demo: $(DEMO)
 demo-headless: $(DEMO)
 	./$(DEMO) --headless --frames 20 --screenshot $(BUILD)/demo-test.png
 	./$(DEMO) --headless --frames 20 --scene inspect --screenshot $(BUILD)/inspect-test.png
+	./$(DEMO) --headless --frames 60 --scene shooter --screenshot $(BUILD)/shooter-test.png
 
 demo-selftest: $(DEMO)
 	./$(DEMO) --selftest

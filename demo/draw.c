@@ -72,8 +72,26 @@ static void set_color(SDL_Renderer *r, SDL_Color c)
     SDL_SetRenderDrawColor(r, c.r, c.g, c.b, c.a);
 }
 
+// A box body (the shooter's bullets and walls): its rotated rectangle, filled.
+static void draw_box(SDL_Renderer *r, const sprite *sp, SDL_Color c)
+{
+    static const int corner[6][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 0}, {1, 1}, {0, 1}}; // two triangles
+    SDL_Vertex v[6];
+    for (int k = 0; k < 6; k++) {
+        cw_vec2 w = local_to_world(&sp->transform, (cw_vec2){corner[k][0] * sp->size.x, corner[k][1] * sp->size.y});
+        v[k] = (SDL_Vertex){{w.x, w.y}, c, {0, 0}};
+    }
+    SDL_RenderGeometry(r, NULL, v, 6, NULL, 0);
+}
+
 static void draw_one(painter *p, const scene *s, const sprite *sp)
 {
+    if (sp->is_bullet || sp->is_wall) {
+        SDL_Color c = sp->is_bullet ? (SDL_Color){255, 250, 170, 255}
+                                    : sp->flash > 0 ? FLASH_COLOR : STATIC_COLOR;
+        draw_box(p->renderer, sp, c);
+        return;
+    }
     SDL_Texture *texture = p->textures[sp->kind];
     bool inspect = sp->is_player && s->kind == SCENE_INSPECT; // see-through, in its own colour
     SDL_Color c = inspect ? KIND_COLORS[sp->kind] : sprite_color(sp);
@@ -332,6 +350,10 @@ void draw_hud(painter *p, const scene *s, const hud_info *info, const layers *l)
              l->help ? "drag: move | wheel, arrows: rotate | +/-: scale | M: mirror | A/X: +/-1000 | B: boxes | "
                        "space: pause | N: step | 1-5: grid, AABBs, boxes, contacts, rays | H: help"
                      : "H: help");
+    if (s->kind == SCENE_SHOOTER) // the shooter's own line instead of the sprite editing keys
+        snprintf(lines[3], sizeof lines[3],
+                 "bullets: %s (S toggles) | fired %ld | hits %ld | passed through something unseen: %ld",
+                 s->shooter.unswept ? "UNSWEPT" : "swept", s->shooter.fired, s->shooter.hits, s->shooter.unseen);
     int h = text_line_height(p->text), width = 0;
     for (int i = 0; i < 4; i++)
         width = SDL_max(width, text_width(p->text, lines[i]));

@@ -17,14 +17,26 @@
 typedef struct options {
     int count, frames, width, height;
     unsigned long seed;
-    bool headless, selftest;
+    bool headless, selftest, unswept;
     scene_kind scene;
     const char *screenshot;
 } options;
 
 static const char USAGE[] =
-    "usage: collworld_demo [--count N] [--seed N] [--scene default|inspect] [--size WxH]\n"
-    "                      [--headless] [--frames N] [--screenshot FILE] [--selftest]\n";
+    "usage: collworld_demo [--count N] [--seed N] [--scene default|inspect|shooter] [--size WxH]\n"
+    "                      [--headless] [--frames N] [--screenshot FILE] [--selftest] [--unswept]\n";
+
+static const char *const SCENE_NAMES[] = {"default", "inspect", "shooter"};
+
+static bool scene_named(const char *name, scene_kind *kind)
+{
+    for (int k = 0; k < 3; k++)
+        if (strcmp(name, SCENE_NAMES[k]) == 0) {
+            *kind = (scene_kind)k;
+            return true;
+        }
+    return false;
+}
 
 static bool parse_options(int argc, char **argv, options *o)
 {
@@ -35,6 +47,8 @@ static bool parse_options(int argc, char **argv, options *o)
             o->headless = true;
         else if (strcmp(arg, "--selftest") == 0)
             o->selftest = true;
+        else if (strcmp(arg, "--unswept") == 0) // the shooter's bullets start unswept
+            o->unswept = true;
         else if (value == NULL)
             return false;
         else if (strcmp(arg, "--count") == 0)
@@ -47,8 +61,8 @@ static bool parse_options(int argc, char **argv, options *o)
             o->screenshot = value, i++;
         else if (strcmp(arg, "--size") == 0 && sscanf(value, "%dx%d", &o->width, &o->height) == 2)
             i++;
-        else if (strcmp(arg, "--scene") == 0 && (strcmp(value, "default") == 0 || strcmp(value, "inspect") == 0))
-            o->scene = strcmp(value, "inspect") == 0 ? SCENE_INSPECT : SCENE_DEFAULT, i++;
+        else if (strcmp(arg, "--scene") == 0 && scene_named(value, &o->scene))
+            i++;
         else
             return false;
     }
@@ -96,8 +110,8 @@ static void summary_print(const summary *sum, const scene *s, const options *o, 
 {
     cw_world_stats st = cw_world_get_stats(s->world);
     double n = sum->frames;
-    printf("collworld demo, headless: %s scene, %d frames at %dx%d, seed %lu, font: %s\n",
-           o->scene == SCENE_INSPECT ? "inspect" : "default", sum->frames, o->width, o->height, o->seed, font);
+    printf("collworld demo, headless: %s scene, %d frames at %dx%d, seed %lu, font: %s\n", SCENE_NAMES[o->scene],
+           sum->frames, o->width, o->height, o->seed, font);
     printf("| %-28s | %12s |\n|%s|%s|\n", "per frame (mean)", "value", "------------------------------",
            "-------------:");
     printf("| %-28s | %12d |\n| %-28s | %12d |\n", "bodies", st.bodies, "of which static", st.static_bodies);
@@ -109,6 +123,10 @@ static void summary_print(const summary *sum, const scene *s, const options *o, 
     printf("| %-28s | %12.2f |\n| %-28s | %12.2f |\n| %-28s | %12.2f |\n", "  broadphase, ms",
            sum->step_ms[1] / n, "  narrowphase, ms", sum->step_ms[2] / n, "  events, ms", sum->step_ms[3] / n);
     printf("| %-28s | %12.2f |\n", "drawing (software), ms", sum->draw_ms / n);
+    if (o->scene == SCENE_SHOOTER)
+        printf("| %-28s | %12ld |\n| %-28s | %12ld |\n| %-28s | %12ld |\n", "bullets fired (total)", s->shooter.fired,
+               s->shooter.unswept ? "hits (unswept bullets)" : "hits (swept bullets)", s->shooter.hits,
+               "passed through unseen", s->shooter.unseen);
 }
 
 // Saves what the renderer shows: PNG through SDL2_image when it was found at build time, else BMP.
@@ -153,7 +171,7 @@ static void render(app *a)
     draw_scene(&a->painter, &a->scene, &a->layers);
     if (a->opt.scene == SCENE_INSPECT)
         draw_inspect(&a->painter, &a->scene);
-    hud_info info = {a->opt.scene == SCENE_INSPECT ? "inspect" : "demo", a->fps, a->draw_ms, a->paused};
+    hud_info info = {a->opt.scene == SCENE_DEFAULT ? "demo" : SCENE_NAMES[a->opt.scene], a->fps, a->draw_ms, a->paused};
     draw_hud(&a->painter, &a->scene, &info, &a->layers);
     a->draw_ms = now_ms() - start;
 }
@@ -205,6 +223,7 @@ static void on_key(app *a, SDL_Keycode key)
     case SDLK_a: scene_add_sprites(&a->scene, 1000); break;
     case SDLK_x: scene_remove_sprites(&a->scene, 1000); break;
     case SDLK_b: scene_set_boxes(&a->scene, !a->scene.boxes); break;
+    case SDLK_s: shooter_set_unswept(&a->scene, !a->scene.shooter.unswept); break;
     case SDLK_1: a->layers.grid = !a->layers.grid; break;
     case SDLK_2: a->layers.aabbs = !a->layers.aabbs; break;
     case SDLK_3: a->layers.boxes = !a->layers.boxes; break;
@@ -258,7 +277,9 @@ static void autopilot(app *a, int frame)
     if (sp == NULL)
         return;
     cw_transform t = sp->transform;
-    if (a->opt.scene == SCENE_INSPECT) {
+    if (a->opt.scene == SCENE_SHOOTER) {
+        return; // the ship turns and fires by itself
+    } else if (a->opt.scene == SCENE_INSPECT) {
         t.rotation += 0.001f;
     } else {
         float phase = (float)frame / 120.0f;
@@ -352,6 +373,10 @@ int main(int argc, char **argv)
     cw_vec2 size = {(float)a.opt.width, (float)a.opt.height};
     bool ok = scene_init(&a.scene, a.opt.scene, a.opt.count, a.opt.seed, size, a.images) && start_video(&a) &&
               painter_init(&a.painter, a.renderer, a.images);
+    if (a.opt.scene == SCENE_SHOOTER) { // hits flash with their point and normal; no ray fan
+        a.layers.contacts = true, a.layers.rays = false;
+        shooter_set_unswept(&a.scene, a.opt.unswept);
+    }
     int status = 1;
     if (!ok)
         fprintf(stderr, "demo: cannot start: %s%s\n", SDL_GetError(), cw_last_error());

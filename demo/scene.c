@@ -8,7 +8,7 @@ static const float PI = 3.14159265f;
 
 // --- a small deterministic random generator (xorshift64*), so --seed replays a scene ---
 
-static float rnd(scene *s, float lo, float hi)
+float scene_random(scene *s, float lo, float hi)
 {
     s->rng ^= s->rng >> 12, s->rng ^= s->rng << 25, s->rng ^= s->rng >> 27;
     uint32_t bits = (uint32_t)((s->rng * 2685821657736338717ull) >> 40); // 24 random bits
@@ -25,7 +25,7 @@ sprite *scene_sprite(const scene *s, cw_body_id id)
     return sp->id.generation == id.generation ? sp : NULL; // ends of destroyed bodies name stale ids
 }
 
-static void keep_contact(scene *s, const cw_manifold *m)
+void scene_keep_contact(scene *s, const cw_manifold *m)
 {
     if (s->contact_count == s->contact_capacity) {
         int capacity = s->contact_capacity ? 2 * s->contact_capacity : 1024;
@@ -49,9 +49,12 @@ static void touch(scene *s, cw_body_id id, int delta)
 
 static void on_begin(const cw_contact *c, void *context)
 {
+    scene *s = context;
+    if (s->kind == SCENE_SHOOTER && shooter_on_begin(s, c))
+        return;
     touch(context, c->a, +1);
     touch(context, c->b, +1);
-    keep_contact(context, &c->manifold);
+    scene_keep_contact(context, &c->manifold);
 }
 
 static void on_end(const cw_contact *c, void *context)
@@ -73,7 +76,14 @@ static sprite *add_body(scene *s, sprite_kind kind, const cw_transform *t, bool 
     def.shape = shape_of(s, kind);
     def.transform = *t;
     def.is_static = is_static;
-    cw_body_id id = cw_body_create(s->world, &def);
+    return scene_add_body(s, kind, &def);
+}
+
+sprite *scene_add_body(scene *s, sprite_kind kind, const cw_body_def *def)
+{
+    const cw_transform *t = &def->transform;
+    bool is_static = def->is_static;
+    cw_body_id id = cw_body_create(s->world, def);
     if (cw_body_id_is_null(id))
         return NULL;
     if (id.index >= (uint32_t)s->capacity) {
@@ -94,7 +104,7 @@ static sprite *add_body(scene *s, sprite_kind kind, const cw_transform *t, bool 
     return sp;
 }
 
-static cw_transform centred(cw_vec2 position, float rotation, cw_vec2 scale)
+cw_transform scene_centred(cw_vec2 position, float rotation, cw_vec2 scale)
 {
     cw_transform t = cw_default_transform();
     t.origin = (cw_vec2){SPRITE_SIZE / 2.0f, SPRITE_SIZE / 2.0f}; // turn about the sprite's centre
@@ -105,19 +115,19 @@ static cw_transform centred(cw_vec2 position, float rotation, cw_vec2 scale)
 // One random sprite: a tenth are static obstacles, a quarter mirrored, sizes vary by two.
 static void add_random_sprite(scene *s)
 {
-    bool is_static = rnd(s, 0, 1) < 0.1f;
-    float size = is_static ? rnd(s, 0.6f, 1.0f) : rnd(s, 0.3f, 0.55f);
-    cw_vec2 scale = {size, size * rnd(s, 0.85f, 1.15f)};
-    if (rnd(s, 0, 1) < 0.25f)
+    bool is_static = scene_random(s, 0, 1) < 0.1f;
+    float size = is_static ? scene_random(s, 0.6f, 1.0f) : scene_random(s, 0.3f, 0.55f);
+    cw_vec2 scale = {size, size * scene_random(s, 0.85f, 1.15f)};
+    if (scene_random(s, 0, 1) < 0.25f)
         scale.x = -scale.x;
-    cw_vec2 at = {rnd(s, 0, s->size.x), rnd(s, 0, s->size.y)};
-    cw_transform t = centred(at, rnd(s, -PI, PI), scale);
-    sprite *sp = add_body(s, (sprite_kind)(int)rnd(s, 0, KIND_COUNT), &t, is_static);
+    cw_vec2 at = {scene_random(s, 0, s->size.x), scene_random(s, 0, s->size.y)};
+    cw_transform t = scene_centred(at, scene_random(s, -PI, PI), scale);
+    sprite *sp = add_body(s, (sprite_kind)(int)scene_random(s, 0, KIND_COUNT), &t, is_static);
     if (sp == NULL || is_static)
         return;
-    float heading = rnd(s, -PI, PI), speed = rnd(s, 20, 90);
+    float heading = scene_random(s, -PI, PI), speed = scene_random(s, 20, 90);
     sp->velocity = (cw_vec2){speed * cosf(heading), speed * sinf(heading)};
-    sp->spin = rnd(s, -2, 2);
+    sp->spin = scene_random(s, -2, 2);
 }
 
 void scene_add_sprites(scene *s, int n)
@@ -140,7 +150,7 @@ void scene_remove_sprites(scene *s, int n)
 
 static void add_player(scene *s, sprite_kind kind, cw_vec2 at, float rotation, cw_vec2 scale)
 {
-    cw_transform t = centred(at, rotation, scale);
+    cw_transform t = scene_centred(at, rotation, scale);
     sprite *sp = add_body(s, kind, &t, false);
     if (sp == NULL)
         return;
@@ -161,6 +171,10 @@ bool scene_init(scene *s, scene_kind kind, int count, uint64_t seed, cw_vec2 siz
         float big = fminf(size.x, size.y) / 48; // screen pixels a texel
         add_player(s, KIND_F, (cw_vec2){mid.x - 9 * big, mid.y}, 0.35f, (cw_vec2){big, big});
         add_player(s, KIND_R, (cw_vec2){mid.x + 9 * big, mid.y}, -0.6f, (cw_vec2){big, big * 0.9f});
+        return true;
+    }
+    if (kind == SCENE_SHOOTER) {
+        shooter_init(s);
         return true;
     }
     add_player(s, KIND_F, mid, 0.3f, (cw_vec2){5, 5});
@@ -213,7 +227,7 @@ void scene_advance(scene *s, float dt)
             continue;
         if (sp->flash > 0)
             sp->flash--;
-        if (sp->velocity.x != 0 || sp->velocity.y != 0 || sp->spin != 0)
+        if (!sp->is_bullet && (sp->velocity.x != 0 || sp->velocity.y != 0 || sp->spin != 0))
             move_sprite(s, sp, dt);
     }
     int kept = 0;
@@ -221,7 +235,11 @@ void scene_advance(scene *s, float dt)
         if (--s->contacts[i].frames > 0)
             s->contacts[kept++] = s->contacts[i];
     s->contact_count = kept;
+    if (s->kind == SCENE_SHOOTER)
+        shooter_advance(s, dt);
     cw_world_step(s->world);
+    if (s->kind == SCENE_SHOOTER)
+        shooter_after_step(s);
 }
 
 // --- geometry shared with drawing ---

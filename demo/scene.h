@@ -5,7 +5,7 @@
 
 #include "sprites.h"
 
-typedef enum scene_kind { SCENE_DEFAULT, SCENE_INSPECT } scene_kind;
+typedef enum scene_kind { SCENE_DEFAULT, SCENE_INSPECT, SCENE_SHOOTER } scene_kind;
 
 typedef struct sprite {
     cw_body_id id;      // null while the slot is free
@@ -14,6 +14,8 @@ typedef struct sprite {
     cw_vec2 velocity;   // world units per second
     float spin;         // radians per second
     bool is_static, is_player;
+    bool is_bullet, is_wall; // the shooter's: a bullet (a small box), a wall (a long thin box)
+    cw_vec2 size;            // bullets and walls: the box's size
     int touching;       // pairs it is part of, counted from begin and end events
     int flash;          // frames left of the flash a begin event starts
 } sprite;
@@ -38,6 +40,11 @@ typedef struct scene {
     uint64_t rng;
     contact_mark *contacts; // where recent begin events happened (for the contacts layer)
     int contact_count, contact_capacity;
+    struct shooter {        // the shooter scene
+        bool unswept;       // bullets are plain bodies (press S): fast ones pass through things unseen
+        float fire_timer, aim;
+        long fired, hits, unseen; // unseen: bullets that went through something without a begin
+    } shooter;
 } scene;
 
 bool scene_init(scene *s, scene_kind kind, int count, uint64_t seed, cw_vec2 size, const sprite_image *images);
@@ -54,6 +61,20 @@ sprite *scene_sprite(const scene *s, cw_body_id id);
 void scene_set_transform(scene *s, sprite *sp, const cw_transform *t);
 // The body under world point p, players first, or the null id.
 cw_body_id scene_pick(const scene *s, cw_vec2 p);
+
+// The shooter scene (shooter.c): a ship firing fast swept bullets at asteroids and thin walls.
+void shooter_init(scene *s);
+void shooter_advance(scene *s, float dt);     // fires and moves the bullets (before the step)
+void shooter_after_step(scene *s);            // counts what unswept bullets went through unseen
+bool shooter_on_begin(scene *s, const cw_contact *c); // a bullet's hit: true if it was one
+void shooter_set_unswept(scene *s, bool unswept);
+enum { CAT_SHIP = 1, CAT_BULLET = 2, CAT_ROCK = 4, CAT_WALL = 8 };
+
+// Shared by scene.c and shooter.c: bodies with their sprite slot, placed about their centre.
+sprite *scene_add_body(scene *s, sprite_kind kind, const cw_body_def *def);
+cw_transform scene_centred(cw_vec2 position, float rotation, cw_vec2 scale);
+float scene_random(scene *s, float lo, float hi);
+void scene_keep_contact(scene *s, const cw_manifold *m); // for the contacts layer
 
 // Helpers shared with drawing: a local point in the world, and exact point coverage.
 cw_vec2 local_to_world(const cw_transform *t, cw_vec2 local);
