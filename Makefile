@@ -80,9 +80,10 @@ $(BUILD)/readme_%: demo/readme_%.c libcollworld.a
 	@mkdir -p $(BUILD)
 	$(CC) $(CFLAGS) -o $@ $< libcollworld.a $(LDLIBS)
 
-example: $(BUILD)/readme_example $(BUILD)/readme_world
+example: $(BUILD)/readme_example $(BUILD)/readme_world $(BUILD)/readme_swept
 	./$(BUILD)/readme_example
 	./$(BUILD)/readme_world
+	./$(BUILD)/readme_swept
 
 test: unit asan example demo-headless demo-selftest
 

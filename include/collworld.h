@@ -43,11 +43,11 @@ extern "C" {
 /// Major version: incremented on incompatible API or ABI changes.
 #define CW_VERSION_MAJOR 0
 /// Minor version: incremented when functionality is added compatibly.
-#define CW_VERSION_MINOR 1
+#define CW_VERSION_MINOR 2
 /// Patch version: incremented for compatible bug fixes.
 #define CW_VERSION_PATCH 0
 /// The version as a string literal, "MAJOR.MINOR.PATCH".
-#define CW_VERSION_STRING "0.1.0"
+#define CW_VERSION_STRING "0.2.0"
 
 /// @}
 
@@ -198,8 +198,8 @@ CW_API bool cw_shape_aabb(const cw_shape *shape, const cw_transform *transform, 
 ///   minimum by up to that much (it still separates). `point` is inside the overlap: the mean of
 ///   the finer sprite's texel centres that lie in it (thinned to about 128) if that is inside,
 ///   else the nearest of them; overlaps too thin for any centre are measured exactly instead.
-///   The costs: about 9 µs for two 32x32 sprites that just touch, 20 µs for a deep overlap, with
-///   about 30 KB of stack.
+///   The costs: about 11 µs for two 32x32 sprites that just touch, 22 µs for a deep overlap, with
+///   about 40 KB of stack.
 ///
 /// The manifold is specified for moderate placements: box sizes and scales within [1e-6, 1e6] and
 /// positions and origins below 1e7 in magnitude. Beyond that (a box of width 1e38 scaled by 40) the
@@ -349,7 +349,7 @@ typedef struct cw_world_def {
     cw_contact_fn *on_end;   ///< Called when a pair stops touching; may be NULL.
     void *context;           ///< Passed to every callback.
     /// Fill cw_contact::manifold for begins and stays (default true). For masks a manifold costs
-    /// tens of plain tests (about 9 µs for two 32x32 sprites that just touch, 0.3 µs for two boxes); set false when
+    /// tens of plain tests (about 11 µs for two 32x32 sprites that just touch, 0.3 µs for two boxes); set false when
     /// the callbacks only need to know who touches whom, and contacts then carry a zeroed manifold.
     bool manifolds;
 } cw_world_def;
