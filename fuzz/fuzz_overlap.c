@@ -133,6 +133,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                      mba.depth);
         }
     }
+    if ((flags & 8) && valid) { // a cast: symmetric, a hit wherever cw_overlap finds one at an end
+        cw_vec2 d = {fz_float(&r, range), fz_float(&r, range)};
+        cw_transform end = ta;
+        end.position.x += d.x, end.position.y += d.y;
+        float fa = -1, fb = -1;
+        if (!isfinite(d.x) || !isfinite(d.y)) {
+            cw_clear_error();
+            FZ_CHECK(!cw_shape_cast(&a, &ta, d, &b, &tb, &fa, NULL) && cw_last_error()[0] != '\0',
+                     "a cast by a translation that is not finite did not fail");
+            d = (cw_vec2){0, 0};
+        }
+        bool hit_ab = cw_shape_cast(&a, &ta, d, &b, &tb, &fa, NULL);
+        bool hit_ba = cw_shape_cast(&b, &tb, (cw_vec2){-d.x, -d.y}, &a, &ta, &fb, NULL);
+        FZ_CHECK(hit_ab == hit_ba, "cast a by d hits %d but b by -d %d", hit_ab, hit_ba);
+        FZ_CHECK(!hit_ab || memcmp(&fa, &fb, sizeof fa) == 0, "cast fractions %a and %a", fa, fb);
+        FZ_CHECK(!hit_ab || (fa >= 0 && fa <= 1), "cast fraction %g", fa);
+        FZ_CHECK(!ab || (hit_ab && fa == 0), "overlap at the start but the cast gives %d at %g", hit_ab, fa);
+        bool at_end = cw_overlap(&a, &end, &b, &tb, NULL);
+        bool moderate = fz_moderate(&a, &ta) && fz_moderate(&b, &tb) && fz_moderate(&a, &end);
+        FZ_CHECK(!moderate || !at_end || hit_ab, "overlap at the end but the cast misses");
+    }
     cw_mask_destroy(ma);
     cw_mask_destroy(mb);
     return 0;

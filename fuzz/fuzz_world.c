@@ -1,7 +1,9 @@
 // libFuzzer target: a world driven by a sequence of operations read from the input (create, destroy,
 // set_transform, set_shape, set_filter, step), with stale and made-up ids and invalid shapes and
 // transforms. After each step it checks the event semantics of include/collworld.h:
-//   - ends, then begins, then stays, each group in ascending (a.index, b.index), a.index < b.index;
+//   - ends, then begins, then the ends of pairs begun in the step (swept bodies that passed
+//     through), then stays, each group in ascending (a.index, b.index), a.index < b.index;
+//   - fractions: in [0, 1], and 1 for every event but the begins of pairs with a swept body;
 //   - user_a/user_b are the bodies' user data (here fixed per body, so also for ended dead bodies);
 //   - begin/end balance: a begin for a pair not touching, an end or a stay only for a touching one;
 //   - the touching set built from the events equals brute force over all live pairs (filters both
@@ -17,7 +19,7 @@ typedef struct body {
     cw_shape shape;
     cw_transform transform;
     uint32_t category, collides_with;
-    bool is_static;
+    bool is_static, swept;
     uintptr_t token;
 } body;
 
@@ -179,16 +181,28 @@ static void step_and_check(cw_world *world, bool with_stay)
     FZ_CHECK(cw_last_error()[0] == '\0', "step failed: %s", cw_last_error());
     FZ_CHECK(!event_overflow, "more than %d events in one step", MAX_EVENTS);
 
-    int counts[3] = {0, 0, 0};
+    int counts[3] = {0, 0, 0}, group[MAX_EVENTS];
+    static pair begun_now[MAX_EVENTS];
+    int begun_count = 0;
     for (int e = 0; e < event_count; e++) {
         const event *ev = &events[e];
         const cw_contact *c = &ev->c;
         counts[ev->phase]++;
         FZ_CHECK(c->a.index < c->b.index, "event %d: a.index %u >= b.index %u", e, c->a.index, c->b.index);
+        // Groups: ends 0, begins 1, ends of pairs begun in this step 2, stays 3.
+        bool ends_begun = ev->phase == 0 && find_pair(begun_now, begun_count, c->a, c->b) >= 0;
+        group[e] = ev->phase == 0 ? (ends_begun ? 2 : 0) : ev->phase == 1 ? 1 : 3;
+        if (ev->phase == 1)
+            begun_now[begun_count++] = (pair){c->a, c->b};
+        FZ_CHECK(c->fraction >= 0 && c->fraction <= 1, "event %d: fraction %g", e, c->fraction);
+        const body *x = find_live(c->a), *y = find_live(c->b);
+        bool swept = (x && x->swept) || (y && y->swept);
+        FZ_CHECK(c->fraction == 1 || (ev->phase == 1 && swept), "event %d (phase %d): fraction %g without a swept body",
+                 e, ev->phase, c->fraction);
         if (e > 0) {
             const event *prev = &events[e - 1];
-            FZ_CHECK(prev->phase <= ev->phase, "event %d: phase %d after phase %d", e, ev->phase, prev->phase);
-            if (prev->phase == ev->phase)
+            FZ_CHECK(group[e - 1] <= group[e], "event %d: group %d after group %d", e, group[e], group[e - 1]);
+            if (group[e - 1] == group[e])
                 FZ_CHECK(prev->c.a.index < c->a.index || (prev->c.a.index == c->a.index && prev->c.b.index < c->b.index),
                          "event %d: phase %d not in ascending order ((%u,%u) after (%u,%u))", e, ev->phase, c->a.index,
                          c->b.index, prev->c.a.index, prev->c.b.index);
@@ -203,7 +217,6 @@ static void step_and_check(cw_world *world, bool with_stay)
             FZ_CHECK(at < 0, "begin for a pair already touching (%u,%u)", c->a.index, c->b.index);
             FZ_CHECK(touching_count < MAX_PAIRS, "touching set overflow");
             touching[touching_count++] = (pair){c->a, c->b};
-            const body *x = find_live(c->a), *y = find_live(c->b);
             bool moderate = x && y && fz_moderate(&x->shape, &x->transform) && fz_moderate(&y->shape, &y->transform);
             float len = hypotf(c->manifold.normal.x, c->manifold.normal.y);
             FZ_CHECK(!moderate || fabsf(len - 1.0f) < 1e-3f, "begin manifold normal length %g", len);
@@ -340,6 +353,33 @@ static void check_ray_query(cw_world *world, fz_reader *r)
              d.x, d.y, hit.fraction, best);
 }
 
+// A shape cast through the world against cw_shape_cast over every live body (moderate worlds).
+static void check_cast_query(cw_world *world, fz_reader *r)
+{
+    cw_shape shape = pick_shape(r);
+    cw_transform t = pick_transform(r, false);
+    cw_vec2 d = pick_point(r);
+    cw_ray_hit hit;
+    cw_clear_error();
+    bool found = cw_world_cast_shape_closest(world, &shape, &t, d, cw_default_query_filter(), &hit);
+    if (!shape_valid(&shape) || !fz_transform_valid(&t)) {
+        expect_failure(found, "a cast of a bad shape or transform");
+        return;
+    }
+    if (!moderate_world() || !fz_moderate(&shape, &t) || !moderate_point(d))
+        return;
+    float best = 2;
+    for (int k = 0; k < live_count; k++) {
+        float f;
+        if (wanted_by_default_filter(&live[k]) &&
+            cw_shape_cast(&shape, &t, d, &live[k].shape, &live[k].transform, &f, NULL) && f < best)
+            best = f;
+    }
+    FZ_CHECK(found == (best <= 1), "world cast %s, brute force %s", found ? "hits" : "misses",
+             best <= 1 ? "hits" : "misses");
+    FZ_CHECK(!found || hit.fraction == best, "world cast at %a, brute force at %a", hit.fraction, best);
+}
+
 static void expect_failure(bool ok, const char *what)
 {
     FZ_CHECK(!ok, "%s succeeded but should fail", what);
@@ -405,6 +445,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             bd.category = pick_bits(&r);
             bd.collides_with = pick_bits(&r);
             bd.is_static = fz_u8(&r) < 48;
+            bd.swept = fz_u8(&r) < 64;
             bd.user_data = (void *)((uintptr_t)record_count + 1);
             if (live_count == MAX_LIVE || record_count == MAX_RECORDS)
                 break;
@@ -419,7 +460,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                      id.generation);
             records[record_count++] = id;
             live[live_count++] = (body){id, bd.shape, bd.transform, bd.category, bd.collides_with, bd.is_static,
-                                        (uintptr_t)record_count};
+                                        bd.swept, (uintptr_t)record_count};
             break;
         }
         case 2: { // destroy
@@ -475,6 +516,36 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             live[k].category = category, live[k].collides_with = collides_with;
             break;
         }
+        case 6: { // swept on or off, or a teleport
+            int k = pick_target(&r, &id);
+            uint8_t what = fz_u8(&r);
+            if (what < 128) {
+                current_op = "cw_body_set_swept";
+                bool swept = what & 1, ok = cw_body_set_swept(world, id, swept);
+                if (k < 0) {
+                    expect_failure(ok, "cw_body_set_swept of a stale id");
+                    break;
+                }
+                FZ_CHECK(ok, "cw_body_set_swept failed: %s", cw_last_error());
+                live[k].swept = swept;
+                FZ_CHECK(cw_body_is_swept(world, id) == swept, "cw_body_is_swept differs");
+                break;
+            }
+            current_op = "cw_body_teleport";
+            cw_transform t = pick_transform(&r, huge);
+            bool ok = cw_body_teleport(world, id, &t);
+            if (k < 0 || !fz_transform_valid(&t)) {
+                expect_failure(ok, "cw_body_teleport of a stale id or bad transform");
+                break;
+            }
+            FZ_CHECK(ok, "cw_body_teleport failed: %s", cw_last_error());
+            live[k].transform = t;
+            break;
+        }
+        case 7: // a closest shape cast against brute force
+            current_op = "cw_world_cast_shape_closest";
+            check_cast_query(world, &r);
+            break;
         case 8: // a point query against brute force
             current_op = "cw_world_query_point";
             check_point_query(world, &r);
@@ -498,6 +569,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                          collides_with == b->collides_with,
                      "cw_body_filter differs");
             FZ_CHECK(cw_body_is_static(world, b->id) == b->is_static, "cw_body_is_static differs");
+            FZ_CHECK(cw_body_is_swept(world, b->id) == b->swept, "cw_body_is_swept differs");
             FZ_CHECK((uintptr_t)cw_body_user_data(world, b->id) == b->token, "cw_body_user_data differs");
         }
     }

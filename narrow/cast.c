@@ -179,11 +179,14 @@ bool cw_shape_cast(const cw_shape *a, const cw_transform *ta, cw_vec2 translatio
         return false;
     }
     // Far beyond moderate placements the AABBs decide first, as in cw_overlap(): here the AABB of
-    // the whole motion.
+    // the whole motion (of the pair's canonical first, so that the answer stays symmetric).
     if (cw__rounding_matters(cw__body_rounding(&body_a), cw__body_tolerance(&body_a), cw__body_rounding(&body_b),
                              cw__body_tolerance(&body_b))) {
-        cw__body end = cw__body_moved(&body_a, translation.x, translation.y);
-        cw_aabb p = cw__body_aabb(&body_a), q = cw__body_aabb(&end), r = cw__body_aabb(&body_b);
+        bool swapped = cw__compare_bodies(&body_a, &body_b) > 0;
+        const cw__body *mover = swapped ? &body_b : &body_a, *still = swapped ? &body_a : &body_b;
+        double sign = swapped ? -1 : 1;
+        cw__body end = cw__body_moved(mover, sign * translation.x, sign * translation.y);
+        cw_aabb p = cw__body_aabb(mover), q = cw__body_aabb(&end), r = cw__body_aabb(still);
         if (!(fminf(p.min.x, q.min.x) <= r.max.x && r.min.x <= fmaxf(p.max.x, q.max.x) &&
               fminf(p.min.y, q.min.y) <= r.max.y && r.min.y <= fmaxf(p.max.y, q.max.y)))
             return false;
