@@ -67,8 +67,9 @@ $(BUILD)/asan/test_collworld: $(TEST_SRC) $(wildcard tests/*.h) $(LIB_SRC) $(wil
 unit: $(BUILD)/test_collworld
 	./$(BUILD)/test_collworld
 
+# Under the sanitizers at half the random case counts (every test, every kind of case; CI's time).
 asan: $(BUILD)/asan/test_collworld
-	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(BUILD)/asan/test_collworld
+	CW_TEST_SCALE=2 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(BUILD)/asan/test_collworld
 
 # valgrind memcheck on a lighter run of the same suite (CW_TEST_SCALE divides the random case counts)
 valgrind: $(BUILD)/test_collworld
