@@ -160,6 +160,13 @@ bool cw__finish_passed(cw_world *world);
 void cw__pair_motion(const cw_world *world, uint32_t a, uint32_t b, double *dx, double *dy);
 void cw__passed_free(cw__passed *passed);
 
+// touching.c: merges the previous touching set with the pairs found into the other set, listing
+// ends and begins. Returns false (the previous set untouched) if memory runs out.
+bool cw__diff_pairs(cw_world *world);
+
+// events.c: delivers the step's events to the callbacks.
+void cw__deliver(cw_world *world);
+
 static inline uint64_t cw__pair_key(uint32_t a, uint32_t b) { return ((uint64_t)a << 32) | b; }
 static inline uint32_t cw__key_a(uint64_t key) { return (uint32_t)(key >> 32); }
 static inline uint32_t cw__key_b(uint64_t key) { return (uint32_t)key; }

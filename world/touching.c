@@ -1,6 +1,6 @@
 // The touching set as sorted arrays: a step diffs the sorted pairs it found against the previous
 // step's in one merge, in key order, so events come out already ordered and no pair is looked up
-// in a table. Also the growable arrays the world uses.
+// in a table (cw__diff_pairs). Also the growable arrays the world uses.
 #include "internal.h"
 
 #include <string.h>
@@ -134,4 +134,105 @@ void cw__sort_pair_keys(uint64_t *keys, uint64_t *scratch, uint32_t count, uint3
     }
     if (from != keys)
         memcpy(keys, from, (size_t)count * sizeof(uint64_t));
+}
+
+// --- the diff ---
+
+static void manifold_of(const cw_world *world, uint64_t key, cw_manifold *manifold)
+{
+    cw__overlap_bodies(&world->slots[cw__key_a(key)].prepared, &world->slots[cw__key_b(key)].prepared, manifold);
+}
+
+// A previous pair that was not found again still touches iff neither body changed (nor died).
+static bool unchanged(const cw_world *world, uint64_t key)
+{
+    return world->retest_step[cw__key_a(key)] < world->step && world->retest_step[cw__key_b(key)] < world->step;
+}
+
+// What a begin found in this step carries: pairs with a swept body begin where along the step
+// they first touched (0 if they already touch at its start), with the contact there; others at
+// the end of the step (fraction 1), with the set's manifold.
+static void begin_info_of(const cw_world *world, uint64_t key, const cw__touching *set, uint32_t p, cw__begin_info *info)
+{
+    uint32_t a = cw__key_a(key), b = cw__key_b(key);
+    if (world->hot[a].is_swept | world->hot[b].is_swept) {
+        double dx, dy;
+        cw__pair_motion(world, a, b, &dx, &dy);
+        if (dx != 0 || dy != 0) {
+            cw__swept_begin(world, key, world->begin_manifolds, info);
+            return;
+        }
+        info->fraction = 0; // no relative motion: touching all along
+    } else {
+        info->fraction = 1;
+    }
+    if (world->begin_manifolds)
+        info->manifold = set->manifolds[p];
+}
+
+static bool reserve_begin_info(cw_world *world, uint32_t needed)
+{
+    if (needed <= world->begin_info_capacity)
+        return true;
+    uint32_t capacity = needed < 64 ? 64 : needed + needed / 2;
+    cw__begin_info *info = cw__alloc(capacity * sizeof *info);
+    if (info == NULL)
+        return false;
+    cw__free(world->begin_info, world->begin_info_capacity * sizeof *world->begin_info);
+    world->begin_info = info, world->begin_info_capacity = capacity;
+    return true;
+}
+
+// Appends a pair to the new set; false if memory runs out.
+static bool push_pair(cw__touching *set, uint64_t key, uint8_t flags, bool with_manifolds)
+{
+    if (set->count == set->capacity && !cw__touching_reserve(set, set->count + 1, with_manifolds))
+        return false;
+    set->keys[set->count] = key;
+    set->flags[set->count++] = flags;
+    return true;
+}
+
+// Merges the previous set with `found` into the other set, listing ends and begins. Returns false
+// (the previous set untouched) if memory runs out.
+bool cw__diff_pairs(cw_world *world)
+{
+    const cw__touching *old = &world->touching[world->current];
+    cw__touching *next = &world->touching[!world->current];
+    const uint64_t *found = world->found.items;
+    const uint32_t found_count = world->found.count;
+    const bool keep_manifolds = world->stay_manifolds, with_manifolds = keep_manifolds || world->begin_manifolds;
+    const uint8_t begun = CW__FRESH | (world->def.on_begin ? 0 : CW__REPORTED);
+    world->ends.count = world->begins.count = 0;
+    next->count = 0;
+    if (!cw__u32s_reserve(&world->ends, old->count) || !cw__u32s_reserve(&world->begins, found_count) ||
+        !reserve_begin_info(world, found_count) || !cw__touching_reserve(next, old->count, with_manifolds))
+        return false;
+    uint32_t i = 0, j = 0;
+    while (i < old->count || j < found_count) {
+        bool only_found = j < found_count && (i == old->count || found[j] < old->keys[i]);
+        bool both = !only_found && j < found_count && found[j] == old->keys[i];
+        if (only_found) {
+            if (!push_pair(next, found[j], begun, with_manifolds))
+                return false;
+            if (with_manifolds) // for the begin, or for its stays to come
+                manifold_of(world, found[j], &next->manifolds[next->count - 1]);
+            begin_info_of(world, found[j], next, next->count - 1, &world->begin_info[world->begins.count]);
+            world->begins.items[world->begins.count++] = next->count - 1;
+            j++;
+        } else if (both || unchanged(world, old->keys[i])) {
+            if (!push_pair(next, old->keys[i], old->flags[i] & CW__REPORTED, with_manifolds))
+                return false;
+            if (keep_manifolds && both)
+                manifold_of(world, found[j], &next->manifolds[next->count - 1]);
+            else if (keep_manifolds)
+                next->manifolds[next->count - 1] = old->manifolds[i];
+            i++, j += both;
+        } else {
+            if (old->flags[i] & CW__REPORTED)
+                world->ends.items[world->ends.count++] = i;
+            i++;
+        }
+    }
+    return true;
 }

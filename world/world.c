@@ -252,107 +252,6 @@ static void test_candidates(cw_world *world)
     cw__sort_pair_keys(found->items, world->sort_scratch.items, found->count, world->slot_count);
 }
 
-// --- the diff ---
-
-static void manifold_of(const cw_world *world, uint64_t key, cw_manifold *manifold)
-{
-    cw__overlap_bodies(&world->slots[cw__key_a(key)].prepared, &world->slots[cw__key_b(key)].prepared, manifold);
-}
-
-// A previous pair that was not found again still touches iff neither body changed (nor died).
-static bool unchanged(const cw_world *world, uint64_t key)
-{
-    return world->retest_step[cw__key_a(key)] < world->step && world->retest_step[cw__key_b(key)] < world->step;
-}
-
-// What a begin found in this step carries: pairs with a swept body begin where along the step
-// they first touched (0 if they already touch at its start), with the contact there; others at
-// the end of the step (fraction 1), with the set's manifold.
-static void begin_info_of(const cw_world *world, uint64_t key, const cw__touching *set, uint32_t p, cw__begin_info *info)
-{
-    uint32_t a = cw__key_a(key), b = cw__key_b(key);
-    if (world->hot[a].is_swept | world->hot[b].is_swept) {
-        double dx, dy;
-        cw__pair_motion(world, a, b, &dx, &dy);
-        if (dx != 0 || dy != 0) {
-            cw__swept_begin(world, key, world->begin_manifolds, info);
-            return;
-        }
-        info->fraction = 0; // no relative motion: touching all along
-    } else {
-        info->fraction = 1;
-    }
-    if (world->begin_manifolds)
-        info->manifold = set->manifolds[p];
-}
-
-static bool reserve_begin_info(cw_world *world, uint32_t needed)
-{
-    if (needed <= world->begin_info_capacity)
-        return true;
-    uint32_t capacity = needed < 64 ? 64 : needed + needed / 2;
-    cw__begin_info *info = cw__alloc(capacity * sizeof *info);
-    if (info == NULL)
-        return false;
-    cw__free(world->begin_info, world->begin_info_capacity * sizeof *world->begin_info);
-    world->begin_info = info, world->begin_info_capacity = capacity;
-    return true;
-}
-
-// Appends a pair to the new set; false if memory runs out.
-static bool push_pair(cw__touching *set, uint64_t key, uint8_t flags, bool with_manifolds)
-{
-    if (set->count == set->capacity && !cw__touching_reserve(set, set->count + 1, with_manifolds))
-        return false;
-    set->keys[set->count] = key;
-    set->flags[set->count++] = flags;
-    return true;
-}
-
-// Merges the previous set with `found` into the other set, listing ends and begins. Returns false
-// (the previous set untouched) if memory runs out.
-static bool diff_pairs(cw_world *world)
-{
-    const cw__touching *old = &world->touching[world->current];
-    cw__touching *next = &world->touching[!world->current];
-    const uint64_t *found = world->found.items;
-    const uint32_t found_count = world->found.count;
-    const bool keep_manifolds = world->stay_manifolds, with_manifolds = keep_manifolds || world->begin_manifolds;
-    const uint8_t begun = CW__FRESH | (world->def.on_begin ? 0 : CW__REPORTED);
-    world->ends.count = world->begins.count = 0;
-    next->count = 0;
-    if (!cw__u32s_reserve(&world->ends, old->count) || !cw__u32s_reserve(&world->begins, found_count) ||
-        !reserve_begin_info(world, found_count) || !cw__touching_reserve(next, old->count, with_manifolds))
-        return false;
-    uint32_t i = 0, j = 0;
-    while (i < old->count || j < found_count) {
-        bool only_found = j < found_count && (i == old->count || found[j] < old->keys[i]);
-        bool both = !only_found && j < found_count && found[j] == old->keys[i];
-        if (only_found) {
-            if (!push_pair(next, found[j], begun, with_manifolds))
-                return false;
-            if (with_manifolds) // for the begin, or for its stays to come
-                manifold_of(world, found[j], &next->manifolds[next->count - 1]);
-            begin_info_of(world, found[j], next, next->count - 1, &world->begin_info[world->begins.count]);
-            world->begins.items[world->begins.count++] = next->count - 1;
-            j++;
-        } else if (both || unchanged(world, old->keys[i])) {
-            if (!push_pair(next, old->keys[i], old->flags[i] & CW__REPORTED, with_manifolds))
-                return false;
-            if (keep_manifolds && both)
-                manifold_of(world, found[j], &next->manifolds[next->count - 1]);
-            else if (keep_manifolds)
-                next->manifolds[next->count - 1] = old->manifolds[i];
-            i++, j += both;
-        } else {
-            if (old->flags[i] & CW__REPORTED)
-                world->ends.items[world->ends.count++] = i;
-            i++;
-        }
-    }
-    return true;
-}
-
 // Out of memory somewhere in the step: the previous touching set stands, and every body that moved
 // is tested again by the next step, so no event is lost, only delayed.
 static void redo_next_step(cw_world *world)
@@ -360,115 +259,6 @@ static void redo_next_step(cw_world *world)
     cw__fail("Out of memory: the step could not finish; the next step redoes it.");
     for (uint32_t i = 0; i < world->moved.count; i++)
         cw__world_mark_dirty(world, world->moved.items[i]);
-}
-
-// --- events ---
-
-static void *user_data_of(const cw_world *world, uint32_t index)
-{
-    const cw__slot *slot = &world->slots[index];
-    return slot->user_saved_step == world->step ? slot->step_user_data : slot->user_data;
-}
-
-static cw_contact contact_of(const cw_world *world, uint64_t key, const cw_manifold *manifold, float fraction)
-{
-    uint32_t a = cw__key_a(key), b = cw__key_b(key);
-    cw_contact contact;
-    memset(&contact, 0, sizeof contact);
-    contact.a = (cw_body_id){a, world->slots[a].generation};
-    contact.b = (cw_body_id){b, world->slots[b].generation};
-    contact.user_a = user_data_of(world, a);
-    contact.user_b = user_data_of(world, b);
-    if (manifold != NULL)
-        contact.manifold = *manifold;
-    contact.fraction = fraction;
-    return contact;
-}
-
-// Whether neither body of a pair was destroyed by an earlier callback of this step.
-static bool both_alive(const cw_world *world, uint64_t key)
-{
-    return world->hot[cw__key_a(key)].state == CW__ALIVE && world->hot[cw__key_b(key)].state == CW__ALIVE;
-}
-
-static void deliver_ends(cw_world *world, const cw__touching *old)
-{
-    for (uint32_t k = 0; k < world->ends.count && world->def.on_end; k++) {
-        cw_contact contact = contact_of(world, old->keys[world->ends.items[k]], NULL, 1);
-        world->stats.end_events++;
-        world->def.on_end(&contact, world->def.context);
-    }
-}
-
-static void deliver_begin(cw_world *world, uint64_t key, const cw__begin_info *info)
-{
-    cw_contact contact = contact_of(world, key, world->begin_manifolds ? &info->manifold : NULL, info->fraction);
-    world->stats.begin_events++;
-    world->def.on_begin(&contact, world->def.context);
-}
-
-// The step's begins in key order: the pairs that touch now and the swept pairs that touched only
-// during the step. A begin whose body a callback destroyed is dropped, and then no end is owed.
-static void deliver_begins(cw_world *world, cw__touching *now)
-{
-    cw__passed *passed = &world->passed;
-    uint32_t k = 0, n = 0;
-    if (world->def.on_begin == NULL && passed->count > 0) // no begin callback: the ends still come
-        memset(passed->delivered, 1, passed->count);
-    while (world->def.on_begin && (k < world->begins.count || n < passed->count)) {
-        bool take_passed = k == world->begins.count ||
-                           (n < passed->count && passed->keys[n] < now->keys[world->begins.items[k]]);
-        if (take_passed) {
-            if (both_alive(world, passed->keys[n])) {
-                passed->delivered[n] = 1;
-                deliver_begin(world, passed->keys[n], &passed->info[n]);
-            }
-            n++;
-            continue;
-        }
-        uint32_t p = world->begins.items[k];
-        if (both_alive(world, now->keys[p])) {
-            now->flags[p] |= CW__REPORTED;
-            deliver_begin(world, now->keys[p], &world->begin_info[k]);
-        }
-        k++;
-    }
-}
-
-// The ends of the swept pairs that touched only during the step, for every begin delivered (a
-// body destroyed by a callback since still gets them, with its old id and user data).
-static void deliver_passed_ends(cw_world *world)
-{
-    const cw__passed *passed = &world->passed;
-    for (uint32_t n = 0; n < passed->count && world->def.on_end; n++) {
-        if (!passed->delivered[n])
-            continue;
-        cw_contact contact = contact_of(world, passed->keys[n], NULL, 1);
-        world->stats.end_events++;
-        world->def.on_end(&contact, world->def.context);
-    }
-}
-
-static void deliver_stays(cw_world *world, const cw__touching *now)
-{
-    for (uint32_t p = 0; p < now->count && world->def.on_stay; p++) {
-        if ((now->flags[p] & CW__FRESH) || !both_alive(world, now->keys[p]))
-            continue;
-        cw_contact contact = contact_of(world, now->keys[p], world->stay_manifolds ? &now->manifolds[p] : NULL, 1);
-        world->stats.stay_events++;
-        world->def.on_stay(&contact, world->def.context);
-    }
-}
-
-// Callbacks run on the sets as the diff left them; they may change bodies but never the sets.
-static void deliver(cw_world *world)
-{
-    world->in_callback = true;
-    deliver_ends(world, &world->touching[!world->current]);
-    deliver_begins(world, &world->touching[world->current]);
-    deliver_passed_ends(world);
-    deliver_stays(world, &world->touching[world->current]);
-    world->in_callback = false;
 }
 
 // The slots of bodies destroyed before this step's diff have had their ends: they become free.
@@ -552,7 +342,7 @@ void cw_world_step(cw_world *world)
     if (!world->step_failed)
         test_candidates(world);
     double t2 = now_ms();
-    if (world->step_failed || !diff_pairs(world)) {
+    if (world->step_failed || !cw__diff_pairs(world)) {
         redo_next_step(world);
         finish_stats(world, t0, t1, t2, now_ms());
         return;
@@ -560,7 +350,7 @@ void cw_world_step(cw_world *world)
     world->current = !world->current;
     start_next_motion(world);
     uint32_t ended = world->dying.count;
-    deliver(world);
+    cw__deliver(world);
     free_dying(world, ended);
     finish_stats(world, t0, t1, t2, now_ms());
 }
