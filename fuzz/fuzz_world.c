@@ -8,7 +8,10 @@
 //   - begin/end balance: a begin for a pair not touching, an end or a stay only for a touching one;
 //   - the touching set built from the events equals brute force over all live pairs (filters both
 //     ways, not both static, cw_overlap true), and the stats agree;
-//   - calls that must fail (stale ids, invalid input) fail with an error and change nothing.
+//   - calls that must fail (stale ids, invalid input) fail with an error and change nothing;
+//   - groups and switched-off bodies (cw_body_set_group, cw_body_set_enabled) filter as documented,
+//     cw_body_touching and cw_pair_touching agree with brute force, and cw_world_events holds the
+//     contacts the callbacks got, in their order.
 // At the end every body is destroyed and one more step must end every contact.
 #include "fuzz_common.h"
 
@@ -21,6 +24,8 @@ typedef struct body {
     uint32_t category, collides_with;
     bool is_static, swept;
     uintptr_t token;
+    int32_t group;
+    bool disabled;
 } body;
 
 typedef struct event {
@@ -145,9 +150,20 @@ static int pick_target(fz_reader *r, cw_body_id *id)
     return -1;
 }
 
+// The filter of the header: switched-off bodies never touch; the same nonzero group decides; else
+// the categories both ways.
+static bool filters_pass(const body *x, const body *y)
+{
+    if (x->disabled || y->disabled)
+        return false;
+    if (x->group == y->group && x->group != 0)
+        return x->group > 0;
+    return (x->category & y->collides_with) && (y->category & x->collides_with);
+}
+
 static bool touches(const body *x, const body *y)
 {
-    if (!(x->category & y->collides_with) || !(y->category & x->collides_with) || (x->is_static && y->is_static))
+    if (!filters_pass(x, y) || (x->is_static && y->is_static))
         return false;
     cw_clear_error();
     bool hit = cw_overlap(&x->shape, &x->transform, &y->shape, &y->transform, NULL);
@@ -156,6 +172,44 @@ static bool touches(const body *x, const body *y)
 }
 
 static void print_world(void);
+
+// After a step: each live body's cw_body_touching() is its brute-force partners in ascending index
+// order, cw_pair_touching() agrees on every pair, and the event arrays equal the callbacks' events.
+static void check_touching(cw_world *world, const pair *expected, int expected_count)
+{
+    static cw_touch out[MAX_LIVE];
+    for (int i = 0; i < live_count; i++) {
+        cw_body_id id = live[i].id;
+        int n = cw_body_touching(world, id, out, MAX_LIVE), want = 0;
+        for (int p = 0; p < expected_count; p++)
+            want += same_id(expected[p].a, id) || same_id(expected[p].b, id);
+        FZ_CHECK(n == want, "cw_body_touching of (%u,%u): %d bodies, brute force %d", id.index, id.generation, n, want);
+        for (int k = 0; k < n && k < MAX_LIVE; k++) {
+            FZ_CHECK(k == 0 || out[k - 1].body.index < out[k].body.index, "cw_body_touching not in ascending order");
+            cw_body_id lo = id.index < out[k].body.index ? id : out[k].body, hi = same_id(lo, id) ? out[k].body : id;
+            FZ_CHECK(find_pair(expected, expected_count, lo, hi) >= 0, "cw_body_touching of (%u,%u) lists (%u,%u)",
+                     id.index, id.generation, out[k].body.index, out[k].body.generation);
+        }
+        for (int j = 0; j < live_count; j++) {
+            cw_body_id other = live[j].id;
+            bool lower = id.index < other.index;
+            bool want_pair = i != j && find_pair(expected, expected_count, lower ? id : other, lower ? other : id) >= 0;
+            FZ_CHECK(cw_pair_touching(world, id, other) == want_pair, "cw_pair_touching((%u,%u), (%u,%u)) is not %d",
+                     id.index, id.generation, other.index, other.generation, want_pair);
+        }
+    }
+    cw_events ev = cw_world_events(world);
+    const cw_contact *arrays[3] = {ev.ends, ev.begins, ev.stays};
+    int counts[3] = {ev.end_count, ev.begin_count, ev.stay_count}, seen[3] = {0, 0, 0};
+    for (int e = 0; e < event_count; e++) {
+        int phase = events[e].phase, at = seen[phase]++;
+        FZ_CHECK(at < counts[phase] && memcmp(&arrays[phase][at], &events[e].c, sizeof(cw_contact)) == 0,
+                 "cw_world_events: event %d (phase %d) differs from the callback's", e, phase);
+    }
+    FZ_CHECK(seen[0] == counts[0] && seen[1] == counts[1] && seen[2] == counts[2],
+             "cw_world_events: %d/%d/%d events, the callbacks got %d/%d/%d", counts[0], counts[1], counts[2], seen[0],
+             seen[1], seen[2]);
+}
 
 static void step_and_check(cw_world *world, bool with_stay)
 {
@@ -246,6 +300,7 @@ static void step_and_check(cw_world *world, bool with_stay)
             FZ_CHECK(begun + stayed == 1, "pair (%u,%u) kept touching: %d begins, %d stays", expected[i].a.index,
                      expected[i].b.index, begun, stayed);
         }
+    check_touching(world, expected, expected_count);
     cw_world_stats stats = cw_world_get_stats(world);
     FZ_CHECK(stats.bodies == live_count, "stats: %d bodies, %d live", stats.bodies, live_count);
     FZ_CHECK(stats.touching_pairs == expected_count, "stats: %d touching, %d expected", stats.touching_pairs,
@@ -280,8 +335,9 @@ static bool moderate_world(void)
 
 static bool moderate_point(cw_vec2 p) { return fz_moderate_value(p.x, 0, 1e7f) && fz_moderate_value(p.y, 0, 1e7f); }
 
-// The default query filter (all bits both ways) still skips a body with no category or no mask.
-static bool wanted_by_default_filter(const body *b) { return b->category != 0 && b->collides_with != 0; }
+// The default query filter (all bits both ways) still skips a body with no category or no mask, and
+// queries skip switched-off bodies.
+static bool wanted_by_default_filter(const body *b) { return b->category != 0 && b->collides_with != 0 && !b->disabled; }
 
 typedef struct reported {
     cw_body_id ids[MAX_LIVE];
@@ -395,8 +451,9 @@ static void print_world(void)
             live_count);
     for (int k = 0; k < live_count; k++) {
         char name[64];
-        snprintf(name, sizeof name, "body (%u,%u) category %#x collides %#x%s", live[k].id.index,
-                 live[k].id.generation, live[k].category, live[k].collides_with, live[k].is_static ? " static" : "");
+        snprintf(name, sizeof name, "body (%u,%u) category %#x collides %#x group %d%s%s", live[k].id.index,
+                 live[k].id.generation, live[k].category, live[k].collides_with, (int)live[k].group,
+                 live[k].is_static ? " static" : "", live[k].disabled ? " off" : "");
         fz_print_shape(name, &live[k].shape);
         fz_print_transform("   transform", &live[k].transform);
     }
@@ -460,7 +517,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                      id.generation);
             records[record_count++] = id;
             live[live_count++] = (body){id, bd.shape, bd.transform, bd.category, bd.collides_with, bd.is_static,
-                                        bd.swept, (uintptr_t)record_count};
+                                        bd.swept, (uintptr_t)record_count, 0, false};
             break;
         }
         case 2: { // destroy
@@ -516,9 +573,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             live[k].category = category, live[k].collides_with = collides_with;
             break;
         }
-        case 6: { // swept on or off, or a teleport
+        case 6: { // swept on or off, a group, switched off or on, or a teleport
             int k = pick_target(&r, &id);
             uint8_t what = fz_u8(&r);
+            if (what >= 96 && what < 112) {
+                current_op = "cw_body_set_group";
+                int32_t group = (int32_t)(what & 3) - 1; // -1, 0, 1, 2
+                bool ok = cw_body_set_group(world, id, group);
+                if (k < 0) {
+                    expect_failure(ok, "cw_body_set_group of a stale id");
+                    break;
+                }
+                FZ_CHECK(ok, "cw_body_set_group failed: %s", cw_last_error());
+                live[k].group = group;
+                break;
+            }
+            if (what >= 112 && what < 128) {
+                current_op = "cw_body_set_enabled";
+                bool enabled = what & 1, ok = cw_body_set_enabled(world, id, enabled);
+                if (k < 0) {
+                    expect_failure(ok, "cw_body_set_enabled of a stale id");
+                    break;
+                }
+                FZ_CHECK(ok, "cw_body_set_enabled failed: %s", cw_last_error());
+                live[k].disabled = !enabled;
+                break;
+            }
             if (what < 128) {
                 current_op = "cw_body_set_swept";
                 bool swept = what & 1, ok = cw_body_set_swept(world, id, swept);
@@ -570,6 +650,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                      "cw_body_filter differs");
             FZ_CHECK(cw_body_is_static(world, b->id) == b->is_static, "cw_body_is_static differs");
             FZ_CHECK(cw_body_is_swept(world, b->id) == b->swept, "cw_body_is_swept differs");
+            FZ_CHECK(cw_body_group(world, b->id) == b->group, "cw_body_group differs");
+            FZ_CHECK(cw_body_is_enabled(world, b->id) == !b->disabled, "cw_body_is_enabled differs");
             FZ_CHECK((uintptr_t)cw_body_user_data(world, b->id) == b->token, "cw_body_user_data differs");
         }
     }

@@ -261,13 +261,18 @@ CW_API bool cw_shape_cast(const cw_shape *a, const cw_transform *ta, cw_vec2 tra
 /// touch and reports contact events to callbacks.
 ///
 /// ## Event semantics
-/// - After a step, a pair is *touching* iff `(a.category & b.collides_with) && (b.category &
-///   a.collides_with)`, not both bodies are static, and cw_overlap() is true for their current
-///   shapes and transforms.
+/// - After a step, a pair is *touching* iff both bodies are enabled (cw_body_set_enabled()), their
+///   filters pass (the same nonzero cw_body_def::group decides: never if negative, always if
+///   positive; otherwise `(a.category & b.collides_with) && (b.category & a.collides_with)`), not
+///   both bodies are static, and cw_overlap() is true for their current shapes and transforms.
 /// - `on_begin` is called when a pair becomes touching, `on_end` when it stops: because the bodies
-///   moved apart, a body was destroyed, or a shape or filter changed. Every begin is matched by
-///   exactly one end, unless the world is destroyed first (cw_world_destroy() reports nothing).
-///   `on_stay` is called every step for each pair that stays touching (only if it is set).
+///   moved apart, a body was destroyed or switched off, or a shape, filter or group changed. Every
+///   begin is matched by exactly one end, unless the world is destroyed first (cw_world_destroy()
+///   reports nothing).
+///   `on_stay` is called every step for each pair that stays touching (only if it is set, or
+///   cw_world_def::report_stays). The same events, in the same order, are kept as arrays after
+///   the step (cw_world_events()), and what touches what can be asked at any time
+///   (cw_body_touching(), cw_pair_touching()).
 /// - A body created or moved before a step has its begins in that very step.
 /// - Within a step: all ends, then all begins, then the ends of pairs that began and ended within
 ///   the step (swept pairs, below), then all stays; each group in ascending (a.index, b.index).
@@ -294,8 +299,10 @@ CW_API bool cw_shape_cast(const cw_shape *a, const cw_transform *ta, cw_vec2 tra
 ///   its candidates are tested over the motion (an exact test of run hexagons), and each begin
 ///   bisects its first touch (about 20 such tests).
 /// - Callbacks run inside cw_world_step() after detection is complete. Inside them you may create
-///   and destroy bodies and set transforms, shapes, filters and user data; the changes take effect
-///   for the next step. Once a body is destroyed no begin or stay names it again (later events of the
+///   and destroy bodies and set transforms, shapes, filters, groups, user data and whether a body
+///   is enabled; the changes take effect for the next step. cw_body_touching() and
+///   cw_pair_touching() there answer for the step being reported, and cw_world_events() holds the
+///   events delivered so far. Once a body is destroyed no begin or stay names it again (later events of the
 ///   current step that name it are dropped). The ends that close its contacts carry its old id and
 ///   user_data and are delivered in the ends of the next cw_world_step().
 /// - cw_world_step() and cw_world_destroy() called from a callback fail (cw_last_error() says so).
@@ -306,7 +313,9 @@ CW_API bool cw_shape_cast(const cw_shape *a, const cw_transform *ta, cw_vec2 tra
 ///
 /// ## Cost
 /// A step re-tests only pairs with a body that changed (moved, reshaped, refiltered, created) since
-/// the last step; pairs of two unchanged bodies stay touching without a test. Moving, marking and
+/// the last step; pairs of two unchanged bodies stay touching without a test. Disabled bodies cost
+/// nothing; the step keeps an index from each body to its pairs (three 4-byte links per touching
+/// pair), so cw_body_touching() costs what its answer holds. Moving, marking and
 /// destroying bodies never allocate; a step allocates only while the world grows.
 /// @{
 
@@ -352,6 +361,12 @@ typedef struct cw_world_def {
     /// tens of plain tests (about 11 µs for two 32x32 sprites that just touch, 0.3 µs for two boxes); set false when
     /// the callbacks only need to know who touches whom, and contacts then carry a zeroed manifold.
     bool manifolds;
+    /// Report stays (to cw_world_events() and on_stay) even without an on_stay callback; default
+    /// false: then stays cost nothing unless on_stay is set.
+    bool report_stays;
+    /// Keep the step's events as arrays for cw_world_events() (default true). Each event is then
+    /// also copied once (about 60 bytes); set false when only the callbacks are used.
+    bool event_arrays;
 } cw_world_def;
 
 /// Returns a def with automatic cell size, no callbacks and manifolds on.
@@ -369,6 +384,10 @@ typedef struct cw_body_def {
     /// fast bullet never passes through a thin wall unseen.
     bool swept;
     void *user_data;        ///< Yours; reported in contacts.
+    /// Collision group (default 0), as Box2D's groupIndex: two bodies with the same nonzero group
+    /// never touch if it is negative (a ship and its own bullets) and always pass the category
+    /// filter if it is positive; any other pair is filtered by categories alone.
+    int32_t group;
 } cw_body_def;
 
 /// Returns a def with a 1 x 1 box, the identity transform, category 1, colliding with everything.
@@ -416,6 +435,23 @@ CW_API bool cw_body_set_swept(cw_world *world, cw_body_id body, bool swept);
 /// Whether the body is swept; false (and an error) for a stale id.
 CW_API bool cw_body_is_swept(const cw_world *world, cw_body_id body);
 
+/// Changes a body's collision group (see cw_body_def::group): as a filter change, its contacts end
+/// or begin at the next step. Returns false for a stale id or a NULL world.
+CW_API bool cw_body_set_group(cw_world *world, cw_body_id body, int32_t group);
+
+/// The body's group; 0 (and an error) for a stale id.
+CW_API int32_t cw_body_group(const cw_world *world, cw_body_id body);
+
+/// Switches a body off or on (a pooled bullet, a sprite off screen). A disabled body keeps its id,
+/// shape, transform, filter and user data and may be changed as usual, but it is out of the grid
+/// and of every query, its contacts end at the next step, and it costs nothing per step. Enabling
+/// files it again at the next step, without a motion (a swept body does not sweep from where it
+/// was disabled). Never allocates. Returns false for a stale id or a NULL world.
+CW_API bool cw_body_set_enabled(cw_world *world, cw_body_id body, bool enabled);
+
+/// Whether the body is enabled; false (and an error) for a stale id.
+CW_API bool cw_body_is_enabled(const cw_world *world, cw_body_id body);
+
 /// Changes a body's shape (say, the next animation frame). Same failures as cw_body_set_transform().
 CW_API bool cw_body_set_shape(cw_world *world, cw_body_id body, const cw_shape *shape);
 
@@ -458,7 +494,9 @@ typedef struct cw_world_stats {
                           ///< with a changed body are looked for).
     int narrow_tests;     ///< Of those, pairs that passed the filters and were tested exactly.
     int touching_pairs;   ///< Pairs touching after the last step.
-    int begin_events, stay_events, end_events; ///< Callbacks made by the last step.
+    int begin_events, stay_events, end_events; ///< Events reported by the last step (to the callbacks
+                                               ///< and the arrays of cw_world_events()).
+    int disabled_bodies;  ///< Of the live bodies, switched off (cw_body_set_enabled()), now.
     float cell_size;      ///< The grid's cell side in world units.
     double broad_ms;      ///< Milliseconds spent on AABBs, updating the grid and finding candidate pairs.
     double narrow_ms;     ///< Milliseconds spent in exact tests.
@@ -468,6 +506,49 @@ typedef struct cw_world_stats {
 
 /// Statistics of the last step (the body counts are current); all zero for a NULL world.
 CW_API cw_world_stats cw_world_get_stats(const cw_world *world);
+
+/// The events of the last step as read-only arrays, for engines that handle them after the step
+/// (in a system of their own, on another thread) rather than in callbacks: the same contacts in
+/// the same order as the callbacks get them (all ends, including those of pairs that began and
+/// ended within the step, in delivery order; then begins; then stays, which come only with on_stay
+/// or cw_world_def::report_stays). Whether or not callbacks are set, every event is there; events
+/// a callback made void (a begin naming a body it destroyed) are left out of both. Valid until the
+/// next cw_world_step() or cw_world_destroy(); empty before the first step, after a step that ran
+/// out of memory, or when cw_world_def::event_arrays is off. Which to use: the callbacks cost a
+/// call per event and let you change the world at once; the arrays cost a copy per event and can
+/// be read later, in any order, by any thread (nothing may step the world meanwhile).
+typedef struct cw_events {
+    const cw_contact *begins; ///< begin_count begins.
+    const cw_contact *stays;  ///< stay_count stays.
+    const cw_contact *ends;   ///< end_count ends.
+    int begin_count, stay_count, end_count;
+} cw_events;
+
+/// The last step's events (see cw_events); all empty (and an error) for a NULL world.
+CW_API cw_events cw_world_events(const cw_world *world);
+
+/// A body that another touches, as cw_body_touching() lists it.
+typedef struct cw_touch {
+    cw_body_id body;      ///< The other body.
+    void *user_data;      ///< Its user data.
+    /// The overlap as of the last step, normal from the asking body toward this one, when the world
+    /// keeps manifolds for stays (cw_world_def::manifolds with on_stay or report_stays); all zero
+    /// otherwise.
+    cw_manifold manifold;
+} cw_touch;
+
+/// The bodies `body` touches after the last step, in ascending index order (bodies destroyed since
+/// are left out): fills `out` with the first `capacity` of them and returns how many there are, so a
+/// call with capacity 0 (and `out` NULL) sizes the buffer. It costs what the answer holds, not what
+/// the world holds (the step keeps an index from each body to its pairs). Works from callbacks,
+/// where it still answers for the last step. Returns -1 (see cw_last_error()) for a NULL world, a
+/// stale id, a negative capacity, or a NULL `out` with a positive capacity.
+CW_API int cw_body_touching(const cw_world *world, cw_body_id body, cw_touch *out, int capacity);
+
+/// Whether bodies `a` and `b` touch after the last step (either order); a binary search of the
+/// touching pairs. False for a pair that does not, and false with an error for a NULL world or a
+/// stale id.
+CW_API bool cw_pair_touching(const cw_world *world, cw_body_id a, cw_body_id b);
 
 /// @}
 

@@ -25,6 +25,7 @@ int main(void)
     failed += cmocka_run_group_tests_name("world random", world_random_tests, NULL, NULL);
     failed += cmocka_run_group_tests_name("world allocator", world_alloc_tests, NULL, NULL);
     failed += cmocka_run_group_tests_name("swept bodies and world casts", world_swept_tests, NULL, NULL);
+    failed += cmocka_run_group_tests_name("touching, event arrays, groups, switches", world_touch_tests, NULL, NULL);
     failed += cmocka_run_group_tests_name("queries", query_tests, NULL, NULL);
     if (failed)
         fprintf(stdout, "collworld tests: %d test(s) FAILED\n", failed);

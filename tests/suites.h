@@ -35,7 +35,7 @@ extern const struct CMUnitTest manifold_tests[MANIFOLD_TEST_COUNT];
 #define WORLD_TEST_COUNT 18
 extern const struct CMUnitTest world_tests[WORLD_TEST_COUNT];
 
-#define WORLD_RANDOM_TEST_COUNT 15
+#define WORLD_RANDOM_TEST_COUNT 16
 extern const struct CMUnitTest world_random_tests[WORLD_RANDOM_TEST_COUNT];
 
 #define WORLD_ALLOC_TEST_COUNT 3
@@ -52,5 +52,8 @@ extern const struct CMUnitTest mtd_tests[MTD_TEST_COUNT];
 
 #define WORLD_SWEPT_TEST_COUNT 6
 extern const struct CMUnitTest world_swept_tests[WORLD_SWEPT_TEST_COUNT];
+
+#define WORLD_TOUCH_TEST_COUNT 12
+extern const struct CMUnitTest world_touch_tests[WORLD_TOUCH_TEST_COUNT];
 
 #endif

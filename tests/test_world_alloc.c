@@ -160,6 +160,7 @@ static void add_bouncers(cw_world *w, gen_rng *r, const gen_shape *shapes, int n
         gen_random_transform(r, s, &def.transform);
         def.transform.position = (cw_vec2){(float)gen_range(r, 0, 900), (float)gen_range(r, 0, 900)};
         def.is_static = k % 10 == 0;
+        def.group = k % 5 == 1 ? -1 : k % 5 == 2 ? 1 : 0; // both rules of the groups at work
         out[k].base = def.transform;
         out[k].swing = (cw_vec2){(float)gen_range(r, -60, 60), (float)gen_range(r, -60, 60)};
         out[k].phase = gen_int(r, 0, PERIOD - 1);
@@ -168,12 +169,33 @@ static void add_bouncers(cw_world *w, gen_rng *r, const gen_shape *shapes, int n
     }
 }
 
+// One body in seven is switched off for a fifth of each period (a pooled sprite), in step with the
+// motion so that the warm-up sees every configuration.
+static bool switched_off(const bouncer *b, int k, int step) { return k % 7 == 3 && (step + b->phase) % PERIOD < 5; }
+
 static void step_bouncers(cw_world *w, const bouncer *b, int n, int step)
 {
-    for (int k = 0; k < n; k++)
+    for (int k = 0; k < n; k++) {
         if (k % 10 != 0) // statics stay put
             place(w, &b[k], step);
+        assert_true(cw_body_set_enabled(w, b[k].id, !switched_off(&b[k], k, step)));
+    }
     cw_world_step(w);
+}
+
+// What gameplay code asks between steps; returns how many touches it was told of.
+static int ask_between_steps(const cw_world *w, const bouncer *b, int n)
+{
+    cw_touch touches[16];
+    int told = 0;
+    for (int k = 0; k < n; k++) {
+        int count = cw_body_touching(w, b[k].id, touches, 16);
+        assert_true(count >= 0);
+        told += count;
+        told += cw_pair_touching(w, b[k].id, b[(k + 1) % n].id);
+    }
+    cw_events ev = cw_world_events(w);
+    return told + ev.begin_count + ev.stay_count + ev.end_count;
 }
 
 // Hundreds of bodies bouncing in a bounded region with all three callbacks set: after two periods of
@@ -203,13 +225,17 @@ static void test_warm_world_allocates_nothing(void **state)
         step_bouncers(w, b, NB, step);
     long allocs = c.allocs, frees = c.frees;
     event_log warm = log;
+    long told = 0;
     for (; step < 2 * PERIOD + gen_scaled(200); step++) {
         log.count = 0; // the log's own memory is the test's, not the library's
         step_bouncers(w, b, NB, step);
+        told += ask_between_steps(w, b, NB);
     }
-    printf("  warm world: %ld allocations and %ld frees in %d steps (%d begins, %d stays, %d ends)\n",
+    printf("  warm world: %ld allocations and %ld frees in %d steps (%d begins, %d stays, %d ends; groups, "
+           "switches, %ld touches and events asked for)\n",
            c.allocs - allocs, c.frees - frees, step - 2 * PERIOD, log.begins - warm.begins, log.stays - warm.stays,
-           log.ends - warm.ends);
+           log.ends - warm.ends, told);
+    assert_true(told > 0);
     assert_int_equal(c.allocs - allocs, 0);
     assert_int_equal(c.frees - frees, 0);
     assert_true(log.begins > warm.begins && log.stays > warm.stays && log.ends > warm.ends);
@@ -270,7 +296,8 @@ typedef struct oom_body {
     cw_shape shape;
     cw_transform transform;
     uint32_t category, collides_with;
-    bool is_static, live;
+    int32_t group;
+    bool is_static, live, enabled;
 } oom_body;
 
 // One run of the scenario with allocation number `fail_at` failing, and what it observed.
@@ -317,6 +344,7 @@ static cw_body_def random_def(oom_run *r)
     def.is_static = gen_chance(&r->rng, 0.15);
     def.category = 1u << gen_int(&r->rng, 0, 1);
     def.collides_with = gen_chance(&r->rng, 0.7) ? UINT32_MAX : 1;
+    def.group = gen_chance(&r->rng, 0.3) ? gen_int(&r->rng, -1, 1) : 0;
     return def;
 }
 
@@ -328,8 +356,8 @@ static void oom_create(oom_run *r)
     cw_body_id id = cw_body_create(r->world, &def);
     if (!judge(r, !cw_body_id_is_null(id), failed, "cw_body_create") || r->count == OOM_MAX_BODIES)
         return;
-    r->bodies[r->count++] = (oom_body){id, def.shape, def.transform, def.category, def.collides_with,
-                                       def.is_static, true};
+    r->bodies[r->count++] = (oom_body){id,        def.shape,     def.transform, def.category, def.collides_with,
+                                       def.group, def.is_static, true,          true};
 }
 
 // After a failed setter the body is as it was: the getters agree with the mirror.
@@ -392,6 +420,24 @@ static void oom_refilter(oom_run *r, oom_body *b)
     }
 }
 
+// Groups and switches never allocate; they are here for what the steps after them do.
+static void oom_regroup(oom_run *r, oom_body *b)
+{
+    int32_t group = gen_int(&r->rng, -1, 1);
+    cw_clear_error();
+    if (!cw_body_set_group(r->world, b->id, group))
+        problem(r, "cw_body_set_group", "failed although it never allocates");
+    b->group = group;
+}
+
+static void oom_switch(oom_run *r, oom_body *b)
+{
+    cw_clear_error();
+    if (!cw_body_set_enabled(r->world, b->id, !b->enabled))
+        problem(r, "cw_body_set_enabled", "failed although it never allocates");
+    b->enabled = !b->enabled;
+}
+
 static void oom_destroy(oom_run *r, oom_body *b)
 {
     cw_body_destroy(r->world, b->id);
@@ -400,13 +446,18 @@ static void oom_destroy(oom_run *r, oom_body *b)
     b->live = false;
 }
 
+// A step that ran out of memory reports nothing, to the callbacks or the event arrays.
 static void oom_step(oom_run *r)
 {
     long failed = r->c->failed;
     r->log.count = 0;
     cw_world_step(r->world);
-    if (r->c->failed > failed)
+    if (r->c->failed > failed) {
         r->step_hit = true;
+        cw_events ev = cw_world_events(r->world);
+        if (r->log.count != 0 || ev.begin_count + ev.stay_count + ev.end_count != 0)
+            problem(r, "cw_world_step", "a step that ran out of memory reported events");
+    }
 }
 
 static void oom_create_world(oom_run *r)
@@ -437,6 +488,10 @@ static void oom_script(oom_run *r)
         oom_reshape(r, random_live(r));
     for (int k = 0; k < 4; k++)
         oom_refilter(r, random_live(r));
+    for (int k = 0; k < 6; k++)
+        oom_regroup(r, random_live(r));
+    for (int k = 0; k < 8; k++)
+        oom_switch(r, random_live(r));
     oom_step(r);
     for (int k = 0; k < 8; k++) {
         oom_body *b = random_live(r);
@@ -447,12 +502,18 @@ static void oom_script(oom_run *r)
         oom_create(r);
     for (int k = 0; k < 5; k++)
         oom_move(r, random_live(r), 1e4); // into cells the grid has not seen
+    for (int k = 0; k < 6; k++)
+        oom_switch(r, random_live(r)); // some back on, refiled
     oom_step(r);
     oom_step(r);
 }
 
 static bool filters_match(const oom_body *a, const oom_body *b)
 {
+    if (!a->enabled || !b->enabled)
+        return false;
+    if (a->group == b->group && a->group != 0)
+        return a->group > 0;
     return (a->category & b->collides_with) && (b->category & a->collides_with);
 }
 
@@ -490,20 +551,37 @@ static int world_set(const oom_run *r, uint64_t *keys)
     return n;
 }
 
+// The same set as cw_body_touching() answers it, body by body (each pair seen from its lower body).
+static int touching_set(const oom_run *r, uint64_t *keys)
+{
+    static cw_touch out[OOM_MAX_BODIES];
+    int n = 0;
+    for (int i = 0; i < r->count; i++) {
+        const oom_body *b = &r->bodies[i];
+        int got = b->live ? cw_body_touching(r->world, b->id, out, OOM_MAX_BODIES) : 0;
+        for (int k = 0; k < got && k < OOM_MAX_BODIES; k++)
+            if (out[k].body.index > b->id.index)
+                keys[n++] = key_of(b->id.index, out[k].body.index);
+    }
+    qsort(keys, (size_t)n, sizeof *keys, compare_keys);
+    return n;
+}
+
 #define OOM_MAX_PAIRS (OOM_MAX_BODIES * OOM_MAX_BODIES / 2)
 
 // Memory is back: each further step must find exactly the brute-force touching set.
 static void oom_recover(oom_run *r)
 {
-    static uint64_t want[OOM_MAX_PAIRS], got[OOM_MAX_PAIRS];
+    static uint64_t want[OOM_MAX_PAIRS], got[OOM_MAX_PAIRS], asked[OOM_MAX_PAIRS];
     for (int k = 0; k < 2; k++) {
         oom_step(r);
-        int nw = brute_force(r, want), ng = world_set(r, got);
+        int nw = brute_force(r, want), ng = world_set(r, got), na = touching_set(r, asked);
         cw_world_stats st = cw_world_get_stats(r->world);
-        char detail[160];
-        if (nw != ng || memcmp(want, got, (size_t)nw * sizeof *want) != 0 || st.touching_pairs != nw) {
-            snprintf(detail, sizeof detail, "%d pairs touch, the world reports %d (stats: %d)%s", nw, ng,
-                     st.touching_pairs, r->step_hit ? " after a step ran out of memory" : "");
+        char detail[200];
+        if (nw != ng || memcmp(want, got, (size_t)nw * sizeof *want) != 0 || st.touching_pairs != nw || na != nw ||
+            memcmp(want, asked, (size_t)nw * sizeof *want) != 0) {
+            snprintf(detail, sizeof detail, "%d pairs touch, the world reports %d (stats: %d, cw_body_touching: %d)%s",
+                     nw, ng, st.touching_pairs, na, r->step_hit ? " after a step ran out of memory" : "");
             problem(r, k == 0 ? "first step with memory back" : "second step with memory back", detail);
         }
     }

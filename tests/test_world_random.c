@@ -38,6 +38,8 @@ typedef struct scene_params {
     bool bullets;           // spawn bullets, destroyed by their first begin
     double swept_share;     // bodies made swept (bullets too, when above 0), and toggled between steps
     int toggles;            // at most this many swept toggles per step
+    double group_share;     // bodies given a nonzero group (-2..2) at creation
+    int regroups, switches; // at most this many group changes and enable/disable switches per step
     bool no_stay, no_manifolds, record_stream, check_manifolds;
 } scene_params;
 
@@ -122,6 +124,8 @@ static int spawn(scene *sc, gen_rng *r, const cw_vec2 *where, bool allow_static)
     def.transform.position = where ? *where : random_spot(sc->p, r);
     def.is_static = allow_static && !bullet && gen_chance(r, sc->p->static_share);
     def.swept = sc->p->swept_share > 0 && (bullet || gen_chance(r, sc->p->swept_share));
+    if (sc->p->group_share > 0 && gen_chance(r, sc->p->group_share))
+        def.group = gen_chance(r, 0.5) ? -gen_int(r, 1, 2) : gen_int(r, 1, 2);
     random_filter(r, &def.category, &def.collides_with);
     def.user_data = random_user(r);
     return wr_body_create(sc->w, &def, &s->ref, bullet ? TAG_BULLET : TAG_PLAIN);
@@ -174,7 +178,7 @@ static void refilter(scene *sc, gen_rng *r, int h)
 // One random change to body h, made from inside a callback.
 static void hook_change(scene *sc, gen_rng *r, int h, const cw_contact *c)
 {
-    int action = gen_int(r, 0, 5);
+    int action = gen_int(r, 0, sc->p->switches > 0 ? 7 : 5);
     if (action == 0) {
         wr_body_destroy(sc->w, h);
     } else if (action == 1) {
@@ -188,6 +192,10 @@ static void hook_change(scene *sc, gen_rng *r, int h, const cw_contact *c)
         reshape(sc, r, h);
     } else if (action == 4) {
         refilter(sc, r, h);
+    } else if (action == 6) {
+        wr_set_enabled(sc->w, h, !wr_is_enabled(sc->w, h));
+    } else if (action == 7) {
+        wr_set_group(sc->w, h, gen_int(r, -2, 2));
     } else {
         wr_set_user(sc->w, h, random_user(r));
     }
@@ -242,6 +250,13 @@ static void change_between_steps(scene *sc)
         refilter(sc, r, random_live(sc, r));
     for (int k = gen_int(r, 0, p->reusers); k > 0 && wr_live_count(sc->w) > 0; k--)
         wr_set_user(sc->w, random_live(sc, r), random_user(r));
+    // (Drawn only when asked for, so that the other scenes stay as their seeds made them.)
+    for (int k = p->regroups > 0 ? gen_int(r, 0, p->regroups) : 0; k > 0 && wr_live_count(sc->w) > 0; k--)
+        wr_set_group(sc->w, random_live(sc, r), gen_int(r, -2, 2));
+    for (int k = p->switches > 0 ? gen_int(r, 0, p->switches) : 0; k > 0 && wr_live_count(sc->w) > 0; k--) {
+        int h = random_live(sc, r);
+        wr_set_enabled(sc->w, h, !wr_is_enabled(sc->w, h));
+    }
     for (int k = gen_int(r, 0, p->toggles); k > 0 && wr_live_count(sc->w) > 0; k--) {
         int h = random_live(sc, r);
         wr_set_swept(sc->w, h, !cw_body_is_swept(wr_cw(sc->w), wr_id(sc->w, h)));
@@ -527,6 +542,22 @@ static void test_random_swept_fast(void **state)
     SCENE_RUN(p, sc);
 }
 
+// Groups (the same negative never touch, the same positive always pass the categories), bodies
+// switched off and on between steps and from callbacks, with swept bodies among them.
+static void test_random_groups_and_switches(void **state)
+{
+    (void)state;
+    scene_params p = base_params("random world, groups and switches", 0xa0710);
+    p.group_share = 0.5;
+    p.regroups = 4;
+    p.switches = 6;
+    p.swept_share = 0.1;
+    p.hook_chance = 0.05;
+    p.check_manifolds = true;
+    scene sc;
+    SCENE_RUN(p, sc);
+}
+
 static void test_random_determinism(void **state)
 {
     (void)state;
@@ -536,6 +567,8 @@ static void test_random_determinism(void **state)
     p.bodies = 200;
     p.swept_share = 0.2;
     p.toggles = 2;
+    p.group_share = 0.3;
+    p.switches = 2;
     p.spread = 350; // crowded enough that even the three steps of a scaled-down run have events
     if (skipped(&p))
         return;
@@ -609,5 +642,5 @@ const struct CMUnitTest world_random_tests[] = {
     cmocka_unit_test(test_random_few_move),     cmocka_unit_test(test_random_all_move),
     cmocka_unit_test(test_random_busy_hooks),   cmocka_unit_test(test_random_no_stay), cmocka_unit_test(test_random_no_manifolds),
     cmocka_unit_test(test_random_determinism),  cmocka_unit_test(test_random_swept),
-    cmocka_unit_test(test_random_swept_fast),
+    cmocka_unit_test(test_random_swept_fast),   cmocka_unit_test(test_random_groups_and_switches),
 };

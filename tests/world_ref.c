@@ -311,6 +311,7 @@ int wr_body_create(wr_world *w, const cw_body_def *def, const ref_shape *ref, in
     r->category = def->category;
     r->collides_with = def->collides_with;
     r->is_static = def->is_static;
+    r->group = def->group;
     r->swept = def->swept;
     r->fresh = true;
     r->from = def->transform.position;
@@ -376,6 +377,18 @@ void wr_set_transform(wr_world *w, int h, const cw_transform *t)
         r->from = t->position;
 }
 
+// The next motion starts at `at`. From a callback the running step's motion stays as it was (the
+// events of the step are checked against it); the next one starts there.
+static void restart_motion(wr_world *w, wr_rec *r, cw_vec2 at)
+{
+    if (w->in_step) {
+        r->next_from = at;
+        r->teleported = true;
+    } else {
+        r->from = at;
+    }
+}
+
 void wr_teleport(wr_world *w, int h, const cw_transform *t)
 {
     if (!check_live(w, h, "teleport"))
@@ -388,9 +401,37 @@ void wr_teleport(wr_world *w, int h, const cw_transform *t)
     }
     r->transform = *t;
     r->aabb_valid = false;
-    r->from = t->position;
-    r->teleported = w->in_step;
+    restart_motion(w, r, t->position);
 }
+
+void wr_set_group(wr_world *w, int h, int32_t group)
+{
+    if (!check_live(w, h, "set_group"))
+        return;
+    cw_clear_error();
+    if (!cw_body_set_group(w->world, w->recs[h].id, group)) {
+        wr_fail(w, "cw_body_set_group failed: %s", cw_last_error());
+        return;
+    }
+    w->recs[h].group = group;
+}
+
+void wr_set_enabled(wr_world *w, int h, bool enabled)
+{
+    if (!check_live(w, h, "set_enabled"))
+        return;
+    wr_rec *r = &w->recs[h];
+    cw_clear_error();
+    if (!cw_body_set_enabled(w->world, r->id, enabled)) {
+        wr_fail(w, "cw_body_set_enabled failed: %s", cw_last_error());
+        return;
+    }
+    if (enabled && r->disabled) // back without a motion
+        restart_motion(w, r, r->transform.position);
+    r->disabled = !enabled;
+}
+
+bool wr_is_enabled(const wr_world *w, int h) { return !w->recs[h].disabled; }
 
 void wr_set_swept(wr_world *w, int h, bool swept)
 {
@@ -530,10 +571,7 @@ static void update_aabb(wr_rec *r)
     r->aabb_empty = !ref_aabb(&r->ref, &r->transform, false, r->min, r->max);
 }
 
-static bool filters_match(const wr_rec *a, const wr_rec *b)
-{
-    return (a->category & b->collides_with) && (b->category & a->collides_with);
-}
+static bool filters_match(const wr_rec *a, const wr_rec *b) { return wr_filters_match(a, b); }
 
 static void add_tpair(wr_world *w, uint64_t key)
 {
@@ -890,13 +928,18 @@ bool wr_step(wr_world *w)
     if (!stepped)
         wr_fail(w, "cw_world_step recorded an error: %s", cw_last_error());
     check_events(w);
+    if (stepped) {
+        wr_check_touching(w);
+        wr_check_event_arrays(w);
+    }
     for (int h = 0; h < w->rec_count && stepped; h++) { // the next motion starts where they were stepped
         wr_rec *r = &w->recs[h];
-        if (r->live_at_step) {
-            if (!r->teleported)
-                r->from = r->transform_step.position;
+        if (r->teleported)
+            r->from = r->next_from;
+        else if (r->live_at_step)
+            r->from = r->transform_step.position;
+        if (r->live_at_step)
             r->fresh = false;
-        }
         r->teleported = false;
     }
     // The getters agree with the mirror (a few bodies per step).
@@ -909,7 +952,8 @@ bool wr_step(wr_world *w)
         bool ok = cw_body_filter(w->world, r->id, &cat, &col);
         if (!same_transform(&t, &r->transform) || !same_shape(&s, &r->shape) || !ok || cat != r->category ||
             col != r->collides_with || cw_body_user_data(w->world, r->id) != r->user ||
-            cw_body_is_static(w->world, r->id) != r->is_static || cw_body_is_swept(w->world, r->id) != r->swept) {
+            cw_body_is_static(w->world, r->id) != r->is_static || cw_body_is_swept(w->world, r->id) != r->swept ||
+            cw_body_group(w->world, r->id) != r->group || cw_body_is_enabled(w->world, r->id) == r->disabled) {
             wr_fail(w, "the getters of body {%u, %u} disagree with what was set", r->id.index, r->id.generation);
             wr_print_body(w, h);
         }

@@ -70,6 +70,9 @@ void wr_set_filter(wr_world *w, int h, uint32_t category, uint32_t collides_with
 void wr_set_user(wr_world *w, int h, void *user_data);
 void wr_teleport(wr_world *w, int h, const cw_transform *t);
 void wr_set_swept(wr_world *w, int h, bool swept);
+void wr_set_group(wr_world *w, int h, int32_t group);
+void wr_set_enabled(wr_world *w, int h, bool enabled);
+bool wr_is_enabled(const wr_world *w, int h);
 
 /// Queries on the mirror.
 int wr_live_count(const wr_world *w);

@@ -46,9 +46,12 @@ typedef struct wr_rec {
     uint32_t category, collides_with;
     bool is_static;
     bool swept;
+    int32_t group;
+    bool disabled;
     bool fresh;           // created since the last step: does not move in its first step
     cw_vec2 from;         // where this step's motion starts (the position at the last step)
     bool teleported;      // by a callback of the running step: the next motion starts where it landed
+    cw_vec2 next_from;    // where, when teleported
     void *user, *user_step, *user_destroy;
     cw_shape shape_step;
     ref_shape ref_step;
@@ -114,6 +117,22 @@ static inline uint64_t canon_key(const wr_world *w, int h1, int h2)
 {
     return w->recs[h1].id.index < w->recs[h2].id.index ? pair_key(h1, h2) : pair_key(h2, h1);
 }
+
+// The filter of the header: the same nonzero group decides (negative never, positive always), else
+// categories both ways; disabled bodies never touch.
+static inline bool wr_filters_match(const wr_rec *a, const wr_rec *b)
+{
+    if (a->disabled || b->disabled)
+        return false;
+    if (a->group == b->group && a->group != 0)
+        return a->group > 0;
+    return (a->category & b->collides_with) && (b->category & a->collides_with);
+}
+
+// world_ref_touch.c: after a step, what cw_body_touching(), cw_pair_touching() and
+// cw_world_events() say against the expected set and the recorded events.
+void wr_check_touching(wr_world *w);
+void wr_check_event_arrays(wr_world *w);
 
 // world_ref_motion.c: the expectations of swept bodies.
 // Lists the running step's pairs with a swept body and a relative motion, with the cast's answer.

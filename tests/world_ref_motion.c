@@ -91,7 +91,7 @@ void wr_expect_motion(wr_world *w)
             const wr_rec *s = &w->recs[hs], *o = &w->recs[ho];
             if (ho == hs || (o->swept && ho < hs) || (s->is_static && o->is_static))
                 continue; // a pair of two swept bodies once
-            if (!((s->category & o->collides_with) && (o->category & s->collides_with)))
+            if (!wr_filters_match(s, o))
                 continue;
             add_motion(w, canon_key(w, hs, ho));
         }

@@ -13,7 +13,8 @@ cw_body_def cw_default_body_def(void)
                          .collides_with = UINT32_MAX,
                          .is_static = false,
                          .swept = false,
-                         .user_data = NULL};
+                         .user_data = NULL,
+                         .group = 0};
 }
 
 static bool check_world(const cw_world *world)
@@ -75,30 +76,37 @@ static bool reserve_slots(cw_world *world, uint32_t needed)
     cw__slot *slots = cw__alloc(capacity * sizeof *slots);
     cw__hot *hot = cw__alloc(capacity * sizeof *hot);
     uint32_t *retest = cw__alloc(capacity * sizeof *retest), *seen = cw__alloc(capacity * sizeof *seen);
-    if (slots == NULL || hot == NULL || retest == NULL || seen == NULL || !cw__u32s_reserve(&world->dirty, capacity) ||
+    uint32_t *heads = cw__alloc(capacity * sizeof *heads);
+    if (slots == NULL || hot == NULL || retest == NULL || seen == NULL || heads == NULL ||
+        !cw__u32s_reserve(&world->dirty, capacity) ||
         !cw__u32s_reserve(&world->moved, capacity) || !cw__u32s_reserve(&world->dying, capacity) ||
         !cw__u32s_reserve(&world->swept, capacity)) {
         cw__free(slots, capacity * sizeof *slots);
         cw__free(hot, capacity * sizeof *hot);
         cw__free(retest, capacity * sizeof *retest);
         cw__free(seen, capacity * sizeof *seen);
+        cw__free(heads, capacity * sizeof *heads);
         return false;
     }
     memset(slots, 0, capacity * sizeof *slots);
     memset(hot, 0, capacity * sizeof *hot);
     memset(retest, 0, capacity * sizeof *retest);
     memset(seen, 0, capacity * sizeof *seen);
+    memset(heads, 0, capacity * sizeof *heads);
     size_t old = world->slot_capacity;
     if (old > 0) {
         memcpy(slots, world->slots, old * sizeof *slots);
         memcpy(hot, world->hot, old * sizeof *hot);
         memcpy(retest, world->retest_step, old * sizeof *retest);
         memcpy(seen, world->query_seen, old * sizeof *seen);
+        memcpy(heads, world->index.head, old * sizeof *heads);
     }
     cw__free(world->slots, old * sizeof *world->slots);
     cw__free(world->hot, old * sizeof *world->hot);
     cw__free(world->retest_step, old * sizeof *world->retest_step);
     cw__free(world->query_seen, old * sizeof *world->query_seen);
+    cw__free(world->index.head, old * sizeof *world->index.head);
+    world->index.head = heads;
     world->slots = slots, world->hot = hot, world->retest_step = retest, world->query_seen = seen;
     world->slot_capacity = capacity;
     return true;
@@ -150,7 +158,8 @@ cw_body_id cw_body_create(cw_world *world, const cw_body_def *def)
                        .transform = def->transform, .from = def->transform.position, .fresh = true,
                        .prepared = prepared};
     world->hot[index] = (cw__hot){.category = def->category, .collides_with = def->collides_with,
-                                  .state = CW__ALIVE, .is_static = def->is_static, .is_swept = def->swept};
+                                  .group = def->group, .state = CW__ALIVE, .is_static = def->is_static,
+                                  .is_swept = def->swept};
     if (def->swept)
         world->swept.items[world->swept.count++] = index;
     world->retest_step[index] = 0; // in no pair yet; its first step re-tests it anyway
@@ -187,6 +196,7 @@ void cw_body_destroy(cw_world *world, cw_body_id id)
     slot->extent = 0;
     world->bodies--;
     world->static_bodies -= world->hot[id.index].is_static;
+    world->disabled_bodies -= world->hot[id.index].disabled;
     slot->dirty = false; // a stale entry in the dirty list is skipped by the step
     if (world->hot[id.index].is_swept)
         forget_swept(world, id.index);
@@ -255,6 +265,41 @@ bool cw_body_set_swept(cw_world *world, cw_body_id body, bool swept)
 bool cw_body_is_swept(const cw_world *world, cw_body_id body)
 {
     return cw__world_slot(world, body) ? world->hot[body.index].is_swept : false;
+}
+
+bool cw_body_set_group(cw_world *world, cw_body_id body, int32_t group)
+{
+    if (changeable_slot(world, body) == NULL)
+        return false;
+    cw__world_mark_dirty(world, body.index); // as a filter change: its pairs are looked at again
+    world->hot[body.index].group = group;
+    return true;
+}
+
+int32_t cw_body_group(const cw_world *world, cw_body_id body)
+{
+    return cw__world_slot(world, body) ? world->hot[body.index].group : 0;
+}
+
+bool cw_body_set_enabled(cw_world *world, cw_body_id body, bool enabled)
+{
+    cw__slot *slot = changeable_slot(world, body);
+    if (slot == NULL)
+        return false;
+    cw__hot *hot = &world->hot[body.index];
+    if (hot->disabled == !enabled)
+        return true;
+    hot->disabled = !enabled;
+    world->disabled_bodies += enabled ? -1 : 1;
+    if (enabled)
+        slot->from = slot->transform.position; // back without a motion
+    cw__world_mark_dirty(world, body.index);  // filed again, or taken out, at the next step
+    return true;
+}
+
+bool cw_body_is_enabled(const cw_world *world, cw_body_id body)
+{
+    return cw__world_slot(world, body) ? !world->hot[body.index].disabled : false;
 }
 
 bool cw_body_set_shape(cw_world *world, cw_body_id body, const cw_shape *shape)

@@ -16,7 +16,8 @@ enum { CW__FREE = 0, CW__ALIVE = 1, CW__DYING = 2 };
 typedef struct cw__hot {
     cw__obb obb;            // boxes: the SAT form of shape and transform (a copy of prepared.obb)
     uint32_t category, collides_with;
-    uint8_t state, is_box, is_static, is_swept;
+    int32_t group;
+    uint8_t state, is_box, is_static, is_swept, disabled;
 } cw__hot;
 
 typedef struct cw__slot {
@@ -43,9 +44,25 @@ enum { CW__REPORTED = 1, CW__FRESH = 2 }; // an end is owed; began in the curren
 typedef struct cw__touching {
     uint64_t *keys;
     uint8_t *flags;
+    uint32_t *nodes;        // each pair's node in its b body's list (the body index)
     cw_manifold *manifolds; // only when on_begin or on_stay is set
     uint32_t count, capacity;
 } cw__touching;
+
+// The body index: for each body b, the pairs (a, b) with a < b that touch, as a doubly linked list
+// of nodes (pairs (b, c) with c > b are a range of the sorted set). Node 0 means none.
+typedef struct cw__body_index {
+    uint32_t *head;         // per slot (capacity: the slots')
+    uint32_t *other, *next, *prev; // per node: a, and the list links
+    uint32_t capacity, used, free_node; // nodes: the pool's size, the highest used, the free list
+} cw__body_index;
+
+// The step's events kept for cw_world_events(): three growable arrays of contacts.
+typedef struct cw__event_arrays {
+    cw_contact *items[3];   // ends, begins, stays
+    uint32_t count[3], capacity[3];
+} cw__event_arrays;
+enum { CW__ENDS = 0, CW__BEGINS = 1, CW__STAYS = 2 };
 
 // A growable array of 32-bit values.
 typedef struct cw__u32s {
@@ -109,6 +126,10 @@ struct cw_world {
     cw__u32s swept;         // the swept bodies, each filed under its motion's box
     double sweep_margin_x, sweep_margin_y; // the farthest unswept body's motion this step, per axis
     cw__passed passed;      // swept pairs that touched only during the step, sorted after the step's tests
+    cw__body_index index;   // from each body to the pairs it touches
+    cw__event_arrays events; // the last step's events, for cw_world_events()
+    bool report_stays;      // on_stay or def.report_stays
+    int disabled_bodies;
     cw_world_stats stats;
 };
 
@@ -120,6 +141,19 @@ cw__slot *cw__world_slot(const cw_world *world, cw_body_id id);
 
 // Marks a body changed so the next step redoes its AABB and pairs. Never allocates.
 void cw__world_mark_dirty(cw_world *world, uint32_t index);
+
+// The body index (touching.c): room for `needed` nodes; a new node for pair (a, b) linked into b's
+// list; a node unlinked and freed. Linking never allocates.
+bool cw__index_reserve(cw__body_index *index, uint32_t needed);
+uint32_t cw__index_link(cw__body_index *index, uint32_t a, uint32_t b);
+void cw__index_unlink(cw__body_index *index, uint32_t node, uint32_t b);
+void cw__index_free(cw__body_index *index, uint32_t slot_capacity);
+// Whether the body is in a touching pair of the current set (touching.c).
+bool cw__body_has_pairs(const cw_world *world, uint32_t index);
+
+// Makes room in the event arrays for the events a step can report; false if memory runs out.
+bool cw__events_reserve(cw_world *world);
+void cw__events_free(cw__event_arrays *events);
 
 // Growable arrays: make room for `needed` items; false (unchanged) if memory runs out.
 bool cw__u32s_reserve(cw__u32s *array, uint32_t needed);

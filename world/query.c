@@ -66,7 +66,8 @@ static bool visit(void *context, uint32_t index)
 {
     query *q = context;
     cw_world *world = q->world;
-    if (world->query_seen[index] == q->mark || world->hot[index].state != CW__ALIVE || world->slots[index].dirty)
+    if (world->query_seen[index] == q->mark || world->hot[index].state != CW__ALIVE || world->slots[index].dirty ||
+        world->hot[index].disabled)
         return true;
     world->query_seen[index] = q->mark;
     if (accepts(q, index))
@@ -80,7 +81,8 @@ static void visit_changed(query *q)
     const cw_world *world = q->world;
     for (uint32_t k = 0; k < world->dirty.count && !q->stopped; k++) {
         uint32_t index = world->dirty.items[k];
-        if (world->hot[index].state == CW__ALIVE && world->slots[index].dirty && accepts(q, index))
+        if (world->hot[index].state == CW__ALIVE && !world->hot[index].disabled && world->slots[index].dirty &&
+            accepts(q, index))
             q->stopped = !q->test(q, index);
     }
 }

@@ -59,6 +59,8 @@ bool cw__file_swept(cw_world *world)
     bool ok = true;
     for (uint32_t k = 0; k < world->swept.count; k++) {
         uint32_t index = world->swept.items[k];
+        if (world->hot[index].disabled)
+            continue; // out of the grid until enabled
         bool moved = world->retest_step[index] == world->step;
         cw__box box = swept_box(world, index);
         const cw__proxy *proxy = index < world->grid.proxy_capacity ? &world->grid.proxies[index] : NULL;

@@ -55,22 +55,25 @@ bool cw__touching_reserve(cw__touching *set, uint32_t needed, bool with_manifold
     uint32_t capacity = set->capacity < 64 ? 64 : set->capacity; // never ask the allocator for 0 bytes
     while (capacity < needed)
         capacity += capacity / 2;
-    // All three arrays are grown before any is swapped in, so a failure leaves the set as it was.
-    void *keys = NULL, *flags = NULL, *manifolds = NULL;
+    // All the arrays are grown before any is swapped in, so a failure leaves the set as it was.
+    void *keys = NULL, *flags = NULL, *nodes = NULL, *manifolds = NULL;
     if (!grow(&keys, sizeof(uint64_t), 0, 0, capacity) || !grow(&flags, 1, 0, 0, capacity) ||
+        !grow(&nodes, sizeof(uint32_t), 0, 0, capacity) ||
         (with_manifolds && !grow(&manifolds, sizeof(cw_manifold), 0, 0, capacity))) {
         cw__free(keys, (size_t)capacity * sizeof(uint64_t));
         cw__free(flags, capacity);
+        cw__free(nodes, (size_t)capacity * sizeof(uint32_t));
         return false;
     }
     if (set->count > 0) {
         memcpy(keys, set->keys, (size_t)set->count * sizeof(uint64_t));
         memcpy(flags, set->flags, set->count);
+        memcpy(nodes, set->nodes, (size_t)set->count * sizeof(uint32_t));
         if (with_manifolds && set->manifolds != NULL)
             memcpy(manifolds, set->manifolds, (size_t)set->count * sizeof(cw_manifold));
     }
-    cw__touching_free(&(cw__touching){set->keys, set->flags, set->manifolds, 0, set->capacity});
-    set->keys = keys, set->flags = flags, set->manifolds = manifolds;
+    cw__touching_free(&(cw__touching){set->keys, set->flags, set->nodes, set->manifolds, 0, set->capacity});
+    set->keys = keys, set->flags = flags, set->nodes = nodes, set->manifolds = manifolds;
     set->capacity = capacity;
     return true;
 }
@@ -79,8 +82,9 @@ void cw__touching_free(cw__touching *set)
 {
     cw__free(set->keys, (size_t)set->capacity * sizeof(uint64_t));
     cw__free(set->flags, set->capacity);
+    cw__free(set->nodes, (size_t)set->capacity * sizeof(uint32_t));
     cw__free(set->manifolds, (size_t)set->capacity * sizeof(cw_manifold));
-    set->keys = NULL, set->flags = NULL, set->manifolds = NULL;
+    set->keys = NULL, set->flags = NULL, set->nodes = NULL, set->manifolds = NULL;
     set->count = set->capacity = 0;
 }
 
@@ -183,18 +187,17 @@ static bool reserve_begin_info(cw_world *world, uint32_t needed)
     return true;
 }
 
-// Appends a pair to the new set; false if memory runs out.
-static bool push_pair(cw__touching *set, uint64_t key, uint8_t flags, bool with_manifolds)
+// Appends a pair to the new set (room was made for every pair the merge can keep).
+static void push_pair(cw__touching *set, uint64_t key, uint8_t flags, uint32_t node)
 {
-    if (set->count == set->capacity && !cw__touching_reserve(set, set->count + 1, with_manifolds))
-        return false;
     set->keys[set->count] = key;
+    set->nodes[set->count] = node;
     set->flags[set->count++] = flags;
-    return true;
 }
 
-// Merges the previous set with `found` into the other set, listing ends and begins. Returns false
-// (the previous set untouched) if memory runs out.
+// Merges the previous set with `found` into the other set, listing ends and begins, and keeps the
+// body index with it. Everything is reserved first, so that a failure (out of memory) leaves the
+// previous set and the index untouched, and the merge itself cannot fail.
 bool cw__diff_pairs(cw_world *world)
 {
     const cw__touching *old = &world->touching[world->current];
@@ -202,37 +205,235 @@ bool cw__diff_pairs(cw_world *world)
     const uint64_t *found = world->found.items;
     const uint32_t found_count = world->found.count;
     const bool keep_manifolds = world->stay_manifolds, with_manifolds = keep_manifolds || world->begin_manifolds;
-    const uint8_t begun = CW__FRESH | (world->def.on_begin ? 0 : CW__REPORTED);
     world->ends.count = world->begins.count = 0;
     next->count = 0;
     if (!cw__u32s_reserve(&world->ends, old->count) || !cw__u32s_reserve(&world->begins, found_count) ||
-        !reserve_begin_info(world, found_count) || !cw__touching_reserve(next, old->count, with_manifolds))
+        !reserve_begin_info(world, found_count) ||
+        !cw__touching_reserve(next, old->count + found_count, with_manifolds) ||
+        !cw__index_reserve(&world->index, old->count + found_count + 1))
         return false;
     uint32_t i = 0, j = 0;
     while (i < old->count || j < found_count) {
         bool only_found = j < found_count && (i == old->count || found[j] < old->keys[i]);
         bool both = !only_found && j < found_count && found[j] == old->keys[i];
-        if (only_found) {
-            if (!push_pair(next, found[j], begun, with_manifolds))
-                return false;
+        if (only_found) { // reported when the begin is delivered (events.c)
+            uint32_t node = cw__index_link(&world->index, cw__key_a(found[j]), cw__key_b(found[j]));
+            push_pair(next, found[j], CW__FRESH, node);
             if (with_manifolds) // for the begin, or for its stays to come
                 manifold_of(world, found[j], &next->manifolds[next->count - 1]);
             begin_info_of(world, found[j], next, next->count - 1, &world->begin_info[world->begins.count]);
             world->begins.items[world->begins.count++] = next->count - 1;
             j++;
         } else if (both || unchanged(world, old->keys[i])) {
-            if (!push_pair(next, old->keys[i], old->flags[i] & CW__REPORTED, with_manifolds))
-                return false;
+            push_pair(next, old->keys[i], old->flags[i] & CW__REPORTED, old->nodes[i]);
             if (keep_manifolds && both)
                 manifold_of(world, found[j], &next->manifolds[next->count - 1]);
             else if (keep_manifolds)
                 next->manifolds[next->count - 1] = old->manifolds[i];
             i++, j += both;
         } else {
+            cw__index_unlink(&world->index, old->nodes[i], cw__key_b(old->keys[i]));
             if (old->flags[i] & CW__REPORTED)
                 world->ends.items[world->ends.count++] = i;
             i++;
         }
     }
     return true;
+}
+
+// --- the body index ---
+
+bool cw__index_reserve(cw__body_index *index, uint32_t needed)
+{
+    if (needed <= index->capacity)
+        return true;
+    uint32_t capacity = index->capacity < 64 ? 64 : index->capacity;
+    while (capacity < needed)
+        capacity += capacity / 2;
+    // All three are made before any is swapped in: a failure leaves the index as it was.
+    uint32_t *arrays[3] = {NULL, NULL, NULL}, *old[3] = {index->other, index->next, index->prev};
+    for (int k = 0; k < 3; k++) {
+        arrays[k] = cw__alloc((size_t)capacity * sizeof(uint32_t));
+        if (arrays[k] == NULL) {
+            for (int m = 0; m < k; m++)
+                cw__free(arrays[m], (size_t)capacity * sizeof(uint32_t));
+            return false;
+        }
+    }
+    for (int k = 0; k < 3; k++) {
+        if (index->capacity > 0)
+            memcpy(arrays[k], old[k], (size_t)index->capacity * sizeof(uint32_t));
+        cw__free(old[k], (size_t)index->capacity * sizeof(uint32_t));
+    }
+    index->other = arrays[0], index->next = arrays[1], index->prev = arrays[2];
+    index->capacity = capacity;
+    return true;
+}
+
+uint32_t cw__index_link(cw__body_index *index, uint32_t a, uint32_t b)
+{
+    uint32_t node = index->free_node;
+    if (node != 0)
+        index->free_node = index->next[node];
+    else
+        node = ++index->used; // node 0 is "none"; room was reserved
+    index->other[node] = a;
+    index->prev[node] = 0;
+    index->next[node] = index->head[b];
+    if (index->head[b] != 0)
+        index->prev[index->head[b]] = node;
+    index->head[b] = node;
+    return node;
+}
+
+void cw__index_unlink(cw__body_index *index, uint32_t node, uint32_t b)
+{
+    uint32_t prev = index->prev[node], next = index->next[node];
+    if (prev != 0)
+        index->next[prev] = next;
+    else
+        index->head[b] = next;
+    if (next != 0)
+        index->prev[next] = prev;
+    index->next[node] = index->free_node;
+    index->free_node = node;
+}
+
+void cw__index_free(cw__body_index *index, uint32_t slot_capacity)
+{
+    cw__free(index->head, (size_t)slot_capacity * sizeof(uint32_t));
+    cw__free(index->other, (size_t)index->capacity * sizeof(uint32_t));
+    cw__free(index->next, (size_t)index->capacity * sizeof(uint32_t));
+    cw__free(index->prev, (size_t)index->capacity * sizeof(uint32_t));
+    memset(index, 0, sizeof *index);
+}
+
+// --- what touches what, after the last step ---
+
+// The position of `key` in the sorted current set, or the count if it is not there (lower bound).
+static uint32_t find_key(const cw__touching *set, uint64_t key)
+{
+    uint32_t lo = 0, hi = set->count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (set->keys[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+bool cw__body_has_pairs(const cw_world *world, uint32_t index)
+{
+    const cw__touching *set = &world->touching[world->current];
+    uint32_t at = find_key(set, cw__pair_key(index, 0));
+    return world->index.head[index] != 0 || (at < set->count && cw__key_a(set->keys[at]) == index);
+}
+
+bool cw_pair_touching(const cw_world *world, cw_body_id a, cw_body_id b)
+{
+    if (cw__world_slot(world, a) == NULL || cw__world_slot(world, b) == NULL)
+        return false;
+    if (a.index == b.index)
+        return false;
+    uint64_t key = a.index < b.index ? cw__pair_key(a.index, b.index) : cw__pair_key(b.index, a.index);
+    const cw__touching *set = &world->touching[world->current];
+    uint32_t at = find_key(set, key);
+    return at < set->count && set->keys[at] == key;
+}
+
+// One partner for the output: its id and user data, and the set's manifold from the asking body.
+static cw_touch touch_of(const cw_world *world, uint32_t partner, uint64_t key, bool flip)
+{
+    cw_touch t;
+    memset(&t, 0, sizeof t);
+    t.body = (cw_body_id){partner, world->slots[partner].generation};
+    t.user_data = world->slots[partner].user_data;
+    if (world->stay_manifolds) {
+        const cw__touching *set = &world->touching[world->current];
+        uint32_t at = find_key(set, key);
+        if (at < set->count && set->keys[at] == key) {
+            t.manifold = set->manifolds[at];
+            if (flip)
+                t.manifold.normal = (cw_vec2){-t.manifold.normal.x, -t.manifold.normal.y};
+        }
+    }
+    return t;
+}
+
+// The lowest partner in `body`'s list above `after` (partners are unique), or 0.
+static uint32_t next_partner(const cw_world *world, uint32_t body, uint32_t after)
+{
+    uint32_t best = 0;
+    for (uint32_t node = world->index.head[body]; node != 0; node = world->index.next[node]) {
+        uint32_t a = world->index.other[node];
+        if (a > after && (best == 0 || a < best) && world->hot[a].state == CW__ALIVE)
+            best = a;
+    }
+    return best;
+}
+
+static void sift(cw_touch *t, int i, int n)
+{
+    for (int child; (child = 2 * i + 1) < n; i = child) {
+        if (child + 1 < n && t[child + 1].body.index > t[child].body.index)
+            child++;
+        if (t[child].body.index <= t[i].body.index)
+            return;
+        cw_touch swap = t[i];
+        t[i] = t[child], t[child] = swap;
+    }
+}
+
+// Sorts by body index in place (heap sort: no recursion, no allocation).
+static void sort_touches(cw_touch *t, int n)
+{
+    for (int i = n / 2 - 1; i >= 0; i--)
+        sift(t, i, n);
+    for (int end = n - 1; end > 0; end--) {
+        cw_touch swap = t[0];
+        t[0] = t[end], t[end] = swap;
+        sift(t, 0, end);
+    }
+}
+
+int cw_body_touching(const cw_world *world, cw_body_id body, cw_touch *out, int capacity)
+{
+    if (cw__world_slot(world, body) == NULL)
+        return -1;
+    if (capacity < 0 || (out == NULL && capacity > 0)) {
+        cw__fail(capacity < 0 ? "The capacity is negative." : "The output array is NULL but the capacity is not 0.");
+        return -1;
+    }
+    uint32_t x = body.index;
+    // Partners below x: its list. Where they all fit, gathered and sorted; else the lowest ones,
+    // picked one by one (the output is then too small to sort in).
+    int n = 0;
+    for (uint32_t node = world->index.head[x]; node != 0; node = world->index.next[node])
+        n += world->hot[world->index.other[node]].state == CW__ALIVE;
+    if (n <= capacity) {
+        int k = 0;
+        for (uint32_t node = world->index.head[x]; node != 0; node = world->index.next[node]) {
+            uint32_t a = world->index.other[node];
+            if (world->hot[a].state == CW__ALIVE)
+                out[k++] = touch_of(world, a, cw__pair_key(a, x), true);
+        }
+        sort_touches(out, n);
+    } else {
+        int k = 0;
+        for (uint32_t a = next_partner(world, x, 0); k < capacity; a = next_partner(world, x, a))
+            out[k++] = touch_of(world, a, cw__pair_key(a, x), true);
+    }
+    // Partners above: the range of keys (x, c) of the sorted set, ascending already.
+    const cw__touching *set = &world->touching[world->current];
+    for (uint32_t at = find_key(set, cw__pair_key(x, 0)); at < set->count && cw__key_a(set->keys[at]) == x; at++) {
+        uint32_t c = cw__key_b(set->keys[at]);
+        if (world->hot[c].state != CW__ALIVE)
+            continue;
+        if (n < capacity)
+            out[n] = touch_of(world, c, set->keys[at], false);
+        n++;
+    }
+    return n;
 }

@@ -22,8 +22,8 @@
 
 cw_world_def cw_default_world_def(void)
 {
-    return (cw_world_def){
-        .cell_size = 0, .on_begin = NULL, .on_stay = NULL, .on_end = NULL, .context = NULL, .manifolds = true};
+    return (cw_world_def){.cell_size = 0, .on_begin = NULL, .on_stay = NULL, .on_end = NULL, .context = NULL,
+                          .manifolds = true, .report_stays = false, .event_arrays = true};
 }
 
 cw_world *cw_world_create(const cw_world_def *def)
@@ -46,8 +46,9 @@ cw_world *cw_world_create(const cw_world_def *def)
     memset(world, 0, sizeof *world);
     world->def = *def;
     world->auto_cell = def->cell_size == 0;
-    world->begin_manifolds = def->manifolds && def->on_begin != NULL;
-    world->stay_manifolds = def->manifolds && def->on_stay != NULL;
+    world->report_stays = def->on_stay != NULL || def->report_stays;
+    world->begin_manifolds = def->manifolds && (def->on_begin != NULL || def->event_arrays);
+    world->stay_manifolds = def->manifolds && world->report_stays;
     cw__grid_init(&world->grid, world->auto_cell ? DEFAULT_CELL : def->cell_size);
     world->stats.cell_size = world->grid.cell_size;
     return world;
@@ -80,6 +81,8 @@ void cw_world_destroy(cw_world *world)
     cw__free(world->begin_info, world->begin_info_capacity * sizeof *world->begin_info);
     cw__u32s_free(&world->swept);
     cw__passed_free(&world->passed);
+    cw__index_free(&world->index, world->slot_capacity);
+    cw__events_free(&world->events);
     cw__free(world, sizeof *world);
 }
 
@@ -92,6 +95,7 @@ cw_world_stats cw_world_get_stats(const cw_world *world)
     stats = world->stats;
     stats.bodies = world->bodies; // counts are as of now, the rest as of the last step
     stats.static_bodies = world->static_bodies;
+    stats.disabled_bodies = world->disabled_bodies;
     return stats;
 }
 
@@ -121,6 +125,16 @@ static void update_moved(cw_world *world)
         if (world->hot[index].state != CW__ALIVE || !slot->dirty)
             continue; // destroyed since it was listed
         slot->dirty = false;
+        if (world->hot[index].disabled) { // out of the grid; if it still touches, its pairs end
+            cw__grid_remove(&world->grid, index);
+            world->extent_sum -= slot->extent;
+            slot->extent = 0;
+            if (cw__body_has_pairs(world, index)) {
+                world->moved.items[world->moved.count++] = index;
+                world->retest_step[index] = world->step;
+            }
+            continue;
+        }
         cw_aabb aabb = cw__body_aabb(&slot->prepared);
         cw__box box = {aabb.min.x, aabb.min.y, aabb.max.x, aabb.max.y};
         float width = box.max_x - box.min_x, height = box.max_y - box.min_y;
@@ -159,8 +173,11 @@ static void adapt_cell_size(cw_world *world)
 
 // --- narrowphase ---
 
+// Box2D's rule: the same nonzero group decides (negative: never, positive: always), else categories.
 static bool filters_match(const cw__hot *a, const cw__hot *b)
 {
+    if (a->group == b->group && a->group != 0)
+        return a->group > 0;
     return (a->category & b->collides_with) && (b->category & a->collides_with);
 }
 
@@ -283,6 +300,7 @@ static void finish_stats(cw_world *world, double t0, double t1, double t2, doubl
     cw_world_stats *stats = &world->stats;
     stats->bodies = world->bodies;
     stats->static_bodies = world->static_bodies;
+    stats->disabled_bodies = world->disabled_bodies;
     stats->moved_bodies = (int)world->moved.count;
     stats->large_bodies = cw__grid_large_count(&world->grid);
     stats->touching_pairs = (int)world->touching[world->current].count;
@@ -325,6 +343,7 @@ void cw_world_step(cw_world *world)
         return;
     }
     memset(&world->stats, 0, sizeof world->stats);
+    memset(world->events.count, 0, sizeof world->events.count);
     world->step_failed = false;
     double t0 = now_ms();
     if (world->step == CW__DIED - 1) // after four billion steps: start counting again
@@ -342,7 +361,7 @@ void cw_world_step(cw_world *world)
     if (!world->step_failed)
         test_candidates(world);
     double t2 = now_ms();
-    if (world->step_failed || !cw__diff_pairs(world)) {
+    if (world->step_failed || !cw__events_reserve(world) || !cw__diff_pairs(world)) {
         redo_next_step(world);
         finish_stats(world, t0, t1, t2, now_ms());
         return;
