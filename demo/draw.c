@@ -133,7 +133,7 @@ static void draw_grid(SDL_Renderer *r, const scene *s)
         return;
     for (int i = 1; i < s->capacity; i++) {
         cw_aabb b;
-        if (cw_body_id_is_null(s->sprites[i].id) || !cw_body_aabb(s->world, s->sprites[i].id, &b))
+        if (cw_body_id_is_null(s->sprites[i].id) || s->sprites[i].off || !cw_body_aabb(s->world, s->sprites[i].id, &b))
             continue;
         int x0 = SDL_max(0, (int)floorf(b.min.x / cell)), x1 = SDL_min(cols - 1, (int)floorf(b.max.x / cell));
         int y0 = SDL_max(0, (int)floorf(b.min.y / cell)), y1 = SDL_min(rows - 1, (int)floorf(b.max.y / cell));
@@ -215,7 +215,7 @@ static void draw_layers(painter *p, const scene *s, const layers *l)
         draw_grid(r, s);
     for (int i = 1; i < s->capacity; i++) {
         const sprite *sp = &s->sprites[i];
-        if (cw_body_id_is_null(sp->id))
+        if (cw_body_id_is_null(sp->id) || sp->off)
             continue;
         if (l->aabbs) {
             SDL_SetRenderDrawColor(r, 80, 230, 120, 140);
@@ -238,7 +238,7 @@ void draw_scene(painter *p, const scene *s, const layers *l)
     SDL_RenderClear(p->renderer);
     for (int pass = 0; pass < 2; pass++) // players on top
         for (int i = 1; i < s->capacity; i++)
-            if (!cw_body_id_is_null(s->sprites[i].id) && s->sprites[i].is_player == (pass == 1))
+            if (!cw_body_id_is_null(s->sprites[i].id) && !s->sprites[i].off && s->sprites[i].is_player == (pass == 1))
                 draw_one(p, s, &s->sprites[i]);
     draw_layers(p, s, l);
     const sprite *selected = scene_sprite(s, s->selected);
@@ -352,8 +352,9 @@ void draw_hud(painter *p, const scene *s, const hud_info *info, const layers *l)
                      : "H: help");
     if (s->kind == SCENE_SHOOTER) // the shooter's own line instead of the sprite editing keys
         snprintf(lines[3], sizeof lines[3],
-                 "bullets: %s (S toggles) | fired %ld | hits %ld | passed through something unseen: %ld",
-                 s->shooter.unswept ? "UNSWEPT" : "swept", s->shooter.fired, s->shooter.hits, s->shooter.unseen);
+                 "bullets: %s (S toggles) | fired %ld | hits %ld | passed through unseen: %ld | touching the ship: %d",
+                 s->shooter.unswept ? "UNSWEPT" : "swept", s->shooter.fired, s->shooter.hits, s->shooter.unseen,
+                 s->shooter.touching_ship);
     int h = text_line_height(p->text), width = 0;
     for (int i = 0; i < 4; i++)
         width = SDL_max(width, text_width(p->text, lines[i]));

@@ -124,9 +124,10 @@ static void summary_print(const summary *sum, const scene *s, const options *o, 
            sum->step_ms[1] / n, "  narrowphase, ms", sum->step_ms[2] / n, "  events, ms", sum->step_ms[3] / n);
     printf("| %-28s | %12.2f |\n", "drawing (software), ms", sum->draw_ms / n);
     if (o->scene == SCENE_SHOOTER)
-        printf("| %-28s | %12ld |\n| %-28s | %12ld |\n| %-28s | %12ld |\n", "bullets fired (total)", s->shooter.fired,
+        printf("| %-28s | %12ld |\n| %-28s | %12ld |\n| %-28s | %12ld |\n| %-28s | %12d |\n",
+               "bullets fired (total)", s->shooter.fired,
                s->shooter.unswept ? "hits (unswept bullets)" : "hits (swept bullets)", s->shooter.hits,
-               "passed through unseen", s->shooter.unseen);
+               "passed through unseen", s->shooter.unseen, "touching the ship (last)", s->shooter.touching_ship);
 }
 
 // Saves what the renderer shows: PNG through SDL2_image when it was found at build time, else BMP.

@@ -200,7 +200,7 @@ void scene_set_boxes(scene *s, bool boxes)
 {
     s->boxes = boxes;
     for (int i = 1; i < s->capacity; i++)
-        if (!cw_body_id_is_null(s->sprites[i].id)) {
+        if (!cw_body_id_is_null(s->sprites[i].id) && !s->sprites[i].is_bullet && !s->sprites[i].is_wall) {
             cw_shape shape = shape_of(s, s->sprites[i].kind);
             cw_body_set_shape(s->world, s->sprites[i].id, &shape);
         }

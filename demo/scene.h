@@ -15,6 +15,7 @@ typedef struct sprite {
     float spin;         // radians per second
     bool is_static, is_player;
     bool is_bullet, is_wall; // the shooter's: a bullet (a small box), a wall (a long thin box)
+    bool off;                // switched off (cw_body_set_enabled): a pooled bullet, not drawn
     cw_vec2 size;            // bullets and walls: the box's size
     int touching;       // pairs it is part of, counted from begin and end events
     int flash;          // frames left of the flash a begin event starts
@@ -44,6 +45,8 @@ typedef struct scene {
         bool unswept;       // bullets are plain bodies (press S): fast ones pass through things unseen
         float fire_timer, aim;
         long fired, hits, unseen; // unseen: bullets that went through something without a begin
+        cw_body_id ship;
+        int touching_ship;  // bodies touching the ship after the last step (cw_body_touching)
     } shooter;
 } scene;
 
@@ -69,6 +72,7 @@ void shooter_after_step(scene *s);            // counts what unswept bullets wen
 bool shooter_on_begin(scene *s, const cw_contact *c); // a bullet's hit: true if it was one
 void shooter_set_unswept(scene *s, bool unswept);
 enum { CAT_SHIP = 1, CAT_BULLET = 2, CAT_ROCK = 4, CAT_WALL = 8 };
+enum { GROUP_SHIP = -1 }; // the ship and its bullets: never each other, whatever the categories
 
 // Shared by scene.c and shooter.c: bodies with their sprite slot, placed about their centre.
 sprite *scene_add_body(scene *s, sprite_kind kind, const cw_body_def *def);
