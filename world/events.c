@@ -49,7 +49,10 @@ static void report(cw_world *world, int kind, const cw_contact *contact)
 static void deliver_ends(cw_world *world, const cw__touching *old)
 {
     for (uint32_t k = 0; k < world->ends.count; k++) {
-        cw_contact contact = contact_of(world, old->keys[world->ends.items[k]], NULL, 1);
+        uint32_t i = world->ends.items[k];
+        if (!(old->flags[i] & CW__REPORTED))
+            continue; // its begin was dropped (a callback destroyed a body): no end is owed
+        cw_contact contact = contact_of(world, old->keys[i], NULL, 1);
         report(world, CW__ENDS, &contact);
     }
 }
@@ -122,17 +125,18 @@ void cw__deliver(cw_world *world)
 }
 
 
-// Room for the most events a step can report: every previous pair ending, every pair found and
-// every passed pair beginning (and ending), every pair staying.
+// Room for the events the diff listed: its ends and the passed pairs' ends, its begins and the
+// passed pairs' begins, and a stay for every pair of the new set that did not just begin.
 bool cw__events_reserve(cw_world *world)
 {
     cw__event_arrays *arrays = &world->events;
     memset(arrays->count, 0, sizeof arrays->count);
     if (!world->def.event_arrays)
         return true;
-    uint32_t old = world->touching[world->current].count, found = world->found.count, passed = world->passed.count;
-    const uint64_t needed[3] = {(uint64_t)old + passed, (uint64_t)found + passed,
-                                world->report_stays ? (uint64_t)old + found : 0};
+    uint32_t passed = world->passed.count, begins = world->begins.count;
+    uint32_t pairs = world->touching[!world->current].count; // the new set
+    const uint64_t needed[3] = {(uint64_t)world->ends_owed + passed, (uint64_t)begins + passed,
+                                world->report_stays ? (uint64_t)pairs - begins : 0};
     for (int kind = 0; kind < 3; kind++) {
         if (needed[kind] <= arrays->capacity[kind])
             continue;

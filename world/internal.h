@@ -119,7 +119,8 @@ struct cw_world {
     cw__u64s sort_scratch;
     cw__touching touching[2]; // before and after the current step; `current` is the latest
     int current;
-    cw__u32s ends;          // positions in the previous touching set
+    cw__u32s ends;          // positions in the previous touching set of the pairs that left it
+    uint32_t ends_owed;     // of those, the ones whose begin was reported (an end event each)
     cw__u32s begins;        // positions in the current touching set
     cw__begin_info *begin_info; // parallel to begins (capacity begins.capacity)
     uint32_t begin_info_capacity;
@@ -148,10 +149,13 @@ bool cw__index_reserve(cw__body_index *index, uint32_t needed);
 uint32_t cw__index_link(cw__body_index *index, uint32_t a, uint32_t b);
 void cw__index_unlink(cw__body_index *index, uint32_t node, uint32_t b);
 void cw__index_free(cw__body_index *index, uint32_t slot_capacity);
+// After a diff: the pairs that left unlinked, the new ones linked (never allocates).
+void cw__index_apply(cw_world *world);
 // Whether the body is in a touching pair of the current set (touching.c).
 bool cw__body_has_pairs(const cw_world *world, uint32_t index);
 
-// Makes room in the event arrays for the events a step can report; false if memory runs out.
+// Makes room in the event arrays for the events the diff listed (callbacks can only drop some);
+// false if memory runs out.
 bool cw__events_reserve(cw_world *world);
 void cw__events_free(cw__event_arrays *events);
 

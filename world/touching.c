@@ -187,17 +187,20 @@ static bool reserve_begin_info(cw_world *world, uint32_t needed)
     return true;
 }
 
-// Appends a pair to the new set (room was made for every pair the merge can keep).
-static void push_pair(cw__touching *set, uint64_t key, uint8_t flags, uint32_t node)
+// Appends a pair to the new set; false if it cannot grow.
+static bool push_pair(cw__touching *set, uint64_t key, uint8_t flags, uint32_t node, bool with_manifolds)
 {
+    if (set->count == set->capacity && !cw__touching_reserve(set, set->count + 1, with_manifolds))
+        return false;
     set->keys[set->count] = key;
     set->nodes[set->count] = node;
     set->flags[set->count++] = flags;
+    return true;
 }
 
-// Merges the previous set with `found` into the other set, listing ends and begins, and keeps the
-// body index with it. Everything is reserved first, so that a failure (out of memory) leaves the
-// previous set and the index untouched, and the merge itself cannot fail.
+// Merges the previous set with `found` into the other set, listing ends and begins. Returns false
+// if memory runs out; the previous set and the body index are left as they are either way
+// (cw__index_apply() brings the index up to date once the step is sure to go on).
 bool cw__diff_pairs(cw_world *world)
 {
     const cw__touching *old = &world->touching[world->current];
@@ -205,36 +208,35 @@ bool cw__diff_pairs(cw_world *world)
     const uint64_t *found = world->found.items;
     const uint32_t found_count = world->found.count;
     const bool keep_manifolds = world->stay_manifolds, with_manifolds = keep_manifolds || world->begin_manifolds;
-    world->ends.count = world->begins.count = 0;
+    world->ends.count = world->begins.count = world->ends_owed = 0;
     next->count = 0;
     if (!cw__u32s_reserve(&world->ends, old->count) || !cw__u32s_reserve(&world->begins, found_count) ||
         !reserve_begin_info(world, found_count) ||
-        !cw__touching_reserve(next, old->count + found_count, with_manifolds) ||
-        !cw__index_reserve(&world->index, old->count + found_count + 1))
+        !cw__touching_reserve(next, old->count, with_manifolds))
         return false;
     uint32_t i = 0, j = 0;
     while (i < old->count || j < found_count) {
         bool only_found = j < found_count && (i == old->count || found[j] < old->keys[i]);
         bool both = !only_found && j < found_count && found[j] == old->keys[i];
-        if (only_found) { // reported when the begin is delivered (events.c)
-            uint32_t node = cw__index_link(&world->index, cw__key_a(found[j]), cw__key_b(found[j]));
-            push_pair(next, found[j], CW__FRESH, node);
+        if (only_found) { // reported when the begin is delivered (events.c); linked by cw__index_apply
+            if (!push_pair(next, found[j], CW__FRESH, 0, with_manifolds))
+                return false;
             if (with_manifolds) // for the begin, or for its stays to come
                 manifold_of(world, found[j], &next->manifolds[next->count - 1]);
             begin_info_of(world, found[j], next, next->count - 1, &world->begin_info[world->begins.count]);
             world->begins.items[world->begins.count++] = next->count - 1;
             j++;
         } else if (both || unchanged(world, old->keys[i])) {
-            push_pair(next, old->keys[i], old->flags[i] & CW__REPORTED, old->nodes[i]);
+            if (!push_pair(next, old->keys[i], old->flags[i] & CW__REPORTED, old->nodes[i], with_manifolds))
+                return false;
             if (keep_manifolds && both)
                 manifold_of(world, found[j], &next->manifolds[next->count - 1]);
             else if (keep_manifolds)
                 next->manifolds[next->count - 1] = old->manifolds[i];
             i++, j += both;
         } else {
-            cw__index_unlink(&world->index, old->nodes[i], cw__key_b(old->keys[i]));
-            if (old->flags[i] & CW__REPORTED)
-                world->ends.items[world->ends.count++] = i;
+            world->ends.items[world->ends.count++] = i; // an end is owed if its begin was reported
+            world->ends_owed += old->flags[i] & CW__REPORTED;
             i++;
         }
     }
@@ -242,6 +244,22 @@ bool cw__diff_pairs(cw_world *world)
 }
 
 // --- the body index ---
+
+// The index follows the diff: the pairs that left are unlinked first (their nodes are reused), then
+// the new ones linked. Room was reserved (cw__index_reserve() for the new set's count).
+void cw__index_apply(cw_world *world)
+{
+    const cw__touching *old = &world->touching[world->current];
+    cw__touching *next = &world->touching[!world->current];
+    for (uint32_t k = 0; k < world->ends.count; k++) {
+        uint32_t i = world->ends.items[k];
+        cw__index_unlink(&world->index, old->nodes[i], cw__key_b(old->keys[i]));
+    }
+    for (uint32_t k = 0; k < world->begins.count; k++) {
+        uint32_t p = world->begins.items[k];
+        next->nodes[p] = cw__index_link(&world->index, cw__key_a(next->keys[p]), cw__key_b(next->keys[p]));
+    }
+}
 
 bool cw__index_reserve(cw__body_index *index, uint32_t needed)
 {

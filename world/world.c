@@ -361,11 +361,13 @@ void cw_world_step(cw_world *world)
     if (!world->step_failed)
         test_candidates(world);
     double t2 = now_ms();
-    if (world->step_failed || !cw__events_reserve(world) || !cw__diff_pairs(world)) {
+    if (world->step_failed || !cw__diff_pairs(world) || !cw__events_reserve(world) ||
+        !cw__index_reserve(&world->index, world->touching[!world->current].count + 1)) {
         redo_next_step(world);
         finish_stats(world, t0, t1, t2, now_ms());
         return;
     }
+    cw__index_apply(world);
     world->current = !world->current;
     start_next_motion(world);
     uint32_t ended = world->dying.count;
