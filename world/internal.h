@@ -149,6 +149,8 @@ bool cw__index_reserve(cw__body_index *index, uint32_t needed);
 uint32_t cw__index_link(cw__body_index *index, uint32_t a, uint32_t b);
 void cw__index_unlink(cw__body_index *index, uint32_t node, uint32_t b);
 void cw__index_free(cw__body_index *index, uint32_t slot_capacity);
+// The position of `key` in a sorted touching set, or where it would go (a lower bound).
+uint32_t cw__find_key(const cw__touching *set, uint64_t key);
 // After a diff: the pairs that left unlinked, the new ones linked (never allocates).
 void cw__index_apply(cw_world *world);
 // Whether the body is in a touching pair of the current set (touching.c).

@@ -83,15 +83,8 @@ bool cw__file_swept(cw_world *world)
 static bool was_touching(const cw_world *world, uint64_t key)
 {
     const cw__touching *set = &world->touching[world->current];
-    uint32_t lo = 0, hi = set->count;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (set->keys[mid] < key)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < set->count && set->keys[lo] == key;
+    uint32_t at = cw__find_key(set, key);
+    return at < set->count && set->keys[at] == key;
 }
 
 int cw__swept_outcome(const cw_world *world, uint32_t a, uint32_t b, double dx, double dy)

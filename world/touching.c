@@ -328,8 +328,7 @@ void cw__index_free(cw__body_index *index, uint32_t slot_capacity)
 
 // --- what touches what, after the last step ---
 
-// The position of `key` in the sorted current set, or the count if it is not there (lower bound).
-static uint32_t find_key(const cw__touching *set, uint64_t key)
+uint32_t cw__find_key(const cw__touching *set, uint64_t key)
 {
     uint32_t lo = 0, hi = set->count;
     while (lo < hi) {
@@ -345,7 +344,7 @@ static uint32_t find_key(const cw__touching *set, uint64_t key)
 bool cw__body_has_pairs(const cw_world *world, uint32_t index)
 {
     const cw__touching *set = &world->touching[world->current];
-    uint32_t at = find_key(set, cw__pair_key(index, 0));
+    uint32_t at = cw__find_key(set, cw__pair_key(index, 0));
     return world->index.head[index] != 0 || (at < set->count && cw__key_a(set->keys[at]) == index);
 }
 
@@ -353,11 +352,11 @@ bool cw_pair_touching(const cw_world *world, cw_body_id a, cw_body_id b)
 {
     if (cw__world_slot(world, a) == NULL || cw__world_slot(world, b) == NULL)
         return false;
-    if (a.index == b.index)
+    if (a.index == b.index || world->hot[a.index].disabled || world->hot[b.index].disabled)
         return false;
     uint64_t key = a.index < b.index ? cw__pair_key(a.index, b.index) : cw__pair_key(b.index, a.index);
     const cw__touching *set = &world->touching[world->current];
-    uint32_t at = find_key(set, key);
+    uint32_t at = cw__find_key(set, key);
     return at < set->count && set->keys[at] == key;
 }
 
@@ -370,7 +369,7 @@ static cw_touch touch_of(const cw_world *world, uint32_t partner, uint64_t key, 
     t.user_data = world->slots[partner].user_data;
     if (world->stay_manifolds) {
         const cw__touching *set = &world->touching[world->current];
-        uint32_t at = find_key(set, key);
+        uint32_t at = cw__find_key(set, key);
         if (at < set->count && set->keys[at] == key) {
             t.manifold = set->manifolds[at];
             if (flip)
@@ -380,13 +379,19 @@ static cw_touch touch_of(const cw_world *world, uint32_t partner, uint64_t key, 
     return t;
 }
 
+// Partners destroyed or switched off since the last step are left out at once, as queries do.
+static bool listed(const cw_world *world, uint32_t partner)
+{
+    return world->hot[partner].state == CW__ALIVE && !world->hot[partner].disabled;
+}
+
 // The lowest partner in `body`'s list above `after` (partners are unique), or 0.
 static uint32_t next_partner(const cw_world *world, uint32_t body, uint32_t after)
 {
     uint32_t best = 0;
     for (uint32_t node = world->index.head[body]; node != 0; node = world->index.next[node]) {
         uint32_t a = world->index.other[node];
-        if (a > after && (best == 0 || a < best) && world->hot[a].state == CW__ALIVE)
+        if (a > after && (best == 0 || a < best) && listed(world, a))
             best = a;
     }
     return best;
@@ -425,16 +430,18 @@ int cw_body_touching(const cw_world *world, cw_body_id body, cw_touch *out, int 
         return -1;
     }
     uint32_t x = body.index;
+    if (world->hot[x].disabled)
+        return 0;
     // Partners below x: its list. Where they all fit, gathered and sorted; else the lowest ones,
     // picked one by one (the output is then too small to sort in).
     int n = 0;
     for (uint32_t node = world->index.head[x]; node != 0; node = world->index.next[node])
-        n += world->hot[world->index.other[node]].state == CW__ALIVE;
+        n += listed(world, world->index.other[node]);
     if (n <= capacity) {
         int k = 0;
         for (uint32_t node = world->index.head[x]; node != 0; node = world->index.next[node]) {
             uint32_t a = world->index.other[node];
-            if (world->hot[a].state == CW__ALIVE)
+            if (listed(world, a))
                 out[k++] = touch_of(world, a, cw__pair_key(a, x), true);
         }
         sort_touches(out, n);
@@ -445,9 +452,9 @@ int cw_body_touching(const cw_world *world, cw_body_id body, cw_touch *out, int 
     }
     // Partners above: the range of keys (x, c) of the sorted set, ascending already.
     const cw__touching *set = &world->touching[world->current];
-    for (uint32_t at = find_key(set, cw__pair_key(x, 0)); at < set->count && cw__key_a(set->keys[at]) == x; at++) {
+    for (uint32_t at = cw__find_key(set, cw__pair_key(x, 0)); at < set->count && cw__key_a(set->keys[at]) == x; at++) {
         uint32_t c = cw__key_b(set->keys[at]);
-        if (world->hot[c].state != CW__ALIVE)
+        if (!listed(world, c))
             continue;
         if (n < capacity)
             out[n] = touch_of(world, c, set->keys[at], false);
