@@ -81,10 +81,11 @@ $(BUILD)/readme_%: demo/readme_%.c libcollworld.a
 	@mkdir -p $(BUILD)
 	$(CC) $(CFLAGS) -o $@ $< libcollworld.a $(LDLIBS)
 
-example: $(BUILD)/readme_example $(BUILD)/readme_world $(BUILD)/readme_swept
+example: $(BUILD)/readme_example $(BUILD)/readme_world $(BUILD)/readme_swept $(BUILD)/readme_touch
 	./$(BUILD)/readme_example
 	./$(BUILD)/readme_world
 	./$(BUILD)/readme_swept
+	./$(BUILD)/readme_touch
 
 test: unit asan example demo-headless demo-selftest
 

@@ -184,8 +184,10 @@ bool shooter_on_begin(scene *s, const cw_contact *c)
     bool a = is_bullet(s, c->a), b = is_bullet(s, c->b);
     if (!a && !b)
         return false;
-    s->shooter.hits++;
     sprite *bullet = scene_sprite(s, a ? c->a : c->b), *target = scene_sprite(s, a ? c->b : c->a);
+    if (bullet != NULL && bullet->off)
+        return true; // it hit something else first in this step, and is back in the pool
+    s->shooter.hits++;
     cw_manifold m = c->manifold;
     if (a) // the normal goes from a to b: make it point back out of the target, toward the bullet
         m.normal = (cw_vec2){-m.normal.x, -m.normal.y};
