@@ -36,6 +36,7 @@ $(BUILD)/%.o: %.c include/collworld.h $(wildcard narrow/*.h broad/*.h world/*.h)
 	$(CC) $(CFLAGS) $(LIB_CFLAGS) -c $< -o $@
 
 # --- dependencies: installed from Debian when we are root, else the exact command is printed ---
+# (flock: under make -j several rules may install at once, and dpkg takes one at a time)
 have_header = $(shell printf '#include <stdarg.h>\n#include <stddef.h>\n#include <setjmp.h>\n#include <stdint.h>\n#include <$(1)>\n' | $(CC) -E - >/dev/null 2>&1 && echo yes)
 MISSING_TEST_PKGS := $(if $(call have_header,cmocka.h),,libcmocka-dev)
 
@@ -43,17 +44,20 @@ define install_packages
 	@if [ -n "$(strip $(1))" ]; then \
 	    if [ "$$(id -u)" = 0 ]; then \
 	        echo "installing $(strip $(1))"; \
-	        apt-get install -y -qq $(1) >/dev/null 2>&1 || \
-	        (apt-get update -qq && apt-get install -y -qq $(1)); \
+	        flock /tmp/collworld-apt.lock sh -c 'apt-get install -y -qq $(1) >/dev/null 2>&1 || \
+	            (apt-get update -qq && apt-get install -y -qq $(1))'; \
 	    else \
 	        echo "missing Debian packages: run 'sudo apt-get install $(strip $(1))'"; exit 1; \
 	    fi; \
 	fi
 endef
 
-deps-lib: # the library needs nothing beyond the C library and libm
+MISSING_LIB_PKGS := $(if $(call have_header,uthash.h),,uthash-dev)
 
-deps:
+deps-lib: # uthash (a header) for the sprite sheets' names; beyond it, the C library and libm
+	$(call install_packages,$(MISSING_LIB_PKGS))
+
+deps: deps-lib
 	$(call install_packages,$(MISSING_TEST_PKGS))
 
 # --- tests: the plain build, then the same suite under AddressSanitizer + UBSan ---

@@ -141,6 +141,55 @@ CW_API bool cw_mask_get(const cw_mask *mask, int x, int y);
 /// Number of opaque texels, or 0 (with an error) if `mask` is NULL.
 CW_API int cw_mask_count(const cw_mask *mask);
 
+/// A sprite sheet: named frames, each a mask built from a sub-rectangle of an RGBA image, with
+/// frames of identical opaque texels (and size) sharing one mask. The sheet owns its masks: they
+/// stay valid until cw_sheet_destroy(), so bodies using them must be destroyed (or reshaped) first.
+/// Adding frames is not thread-safe; finding frames and using the masks are, once built.
+typedef struct cw_sheet cw_sheet;
+
+/// Creates an empty sheet; NULL (see cw_last_error()) if memory runs out.
+CW_API cw_sheet *cw_sheet_create(void);
+
+/// Frees the sheet, its names and its masks. NULL is ignored.
+CW_API void cw_sheet_destroy(cw_sheet *sheet);
+
+/// Adds one frame named `name` (copied): the `width` x `height` pixels at `rgba` (a pointer to the
+/// frame's first pixel; `pitch` the sheet's bytes per row), as cw_mask_from_rgba() reads them.
+/// Returns the frame's mask, owned by the sheet (the same mask as an earlier frame with the same
+/// texels). Returns NULL and leaves the sheet unchanged (see cw_last_error()) for a NULL sheet, a
+/// NULL or empty name, a name the sheet already has, the bad pixels of cw_mask_from_rgba(), or
+/// out of memory.
+CW_API const cw_mask *cw_sheet_add(cw_sheet *sheet, const char *name, const void *rgba, int width, int height,
+                                   int pitch, uint8_t alpha_threshold);
+
+/// Adds a grid of equal frames cut from a sheet image of `sheet_width` x `sheet_height` pixels,
+/// row by row from the top left, named "prefix/0", "prefix/1", ...; a partial column or row at the
+/// right or bottom edge is left out. Returns the number of frames added, or -1 with the sheet
+/// unchanged for a NULL sheet or pixels, a NULL or empty prefix, sizes that are not positive, a
+/// frame larger than the sheet, a pitch under 4 bytes per pixel of the sheet's width, a sheet
+/// over INT_MAX bytes, a name the sheet already has, or out of memory.
+CW_API int cw_sheet_add_grid(cw_sheet *sheet, const char *prefix, const void *rgba, int sheet_width,
+                             int sheet_height, int pitch, int frame_width, int frame_height,
+                             uint8_t alpha_threshold);
+
+/// The mask of the frame named `name`, or NULL if the sheet has no such frame (no error then);
+/// NULL with an error for a NULL sheet or name.
+CW_API const cw_mask *cw_sheet_find(const cw_sheet *sheet, const char *name);
+
+/// The name of frame `index` in the order the frames were added (0 to frames - 1), valid until
+/// the sheet is destroyed; NULL with an error for a NULL sheet or an index out of range.
+CW_API const char *cw_sheet_frame_name(const cw_sheet *sheet, int index);
+
+/// What a sheet holds.
+typedef struct cw_sheet_stats {
+    int frames;   ///< Named frames.
+    int masks;    ///< Distinct masks (frames with the same texels share one).
+    size_t bytes; ///< Memory the sheet holds: masks, names and tables.
+} cw_sheet_stats;
+
+/// The sheet's counts; all zero (and an error) for a NULL sheet.
+CW_API cw_sheet_stats cw_sheet_get_stats(const cw_sheet *sheet);
+
 /// Shape kinds.
 typedef enum cw_shape_type {
     CW_SHAPE_BOX = 1,  ///< A solid rectangle covering [0, size.x] x [0, size.y] in local units.

@@ -14,6 +14,7 @@ int main(void)
     int failed = 0;
     failed += cmocka_run_group_tests_name("reference", reference_tests, NULL, NULL);
     failed += cmocka_run_group_tests_name("mask", mask_tests, NULL, NULL);
+    failed += cmocka_run_group_tests_name("sprite sheets", sheet_tests, NULL, NULL);
     failed += cmocka_run_group_tests_name("errors", error_tests, NULL, NULL);
     failed += cmocka_run_group_tests_name("allocator", alloc_tests, NULL, NULL);
     failed += cmocka_run_group_tests_name("exact", exact_tests, NULL, NULL);

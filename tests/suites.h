@@ -56,4 +56,7 @@ extern const struct CMUnitTest world_swept_tests[WORLD_SWEPT_TEST_COUNT];
 #define WORLD_TOUCH_TEST_COUNT 12
 extern const struct CMUnitTest world_touch_tests[WORLD_TOUCH_TEST_COUNT];
 
+#define SHEET_TEST_COUNT 4
+extern const struct CMUnitTest sheet_tests[SHEET_TEST_COUNT];
+
 #endif

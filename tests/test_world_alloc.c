@@ -7,71 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "counting.h"
 #include "gen.h"
 #include "suites.h"
 
-// --- a counting allocator over malloc/free that can fail one chosen allocation ---
-
-typedef struct counter {
-    long allocs, frees, failed;
-    long live_bytes;
-    long armed_calls; // allocation calls since arm()
-    long fail_at;     // the armed call with this 1-based number fails; 0 = none
-    long zero_sized;  // requests for 0 bytes (an allocator may answer them with NULL)
-} counter;
-
-static void *counting_alloc(size_t size, void *context)
-{
-    counter *c = context;
-    c->zero_sized += size == 0;
-    if (c->fail_at > 0 && ++c->armed_calls == c->fail_at) {
-        c->failed++;
-        return NULL;
-    }
-    void *p = malloc(size ? size : 1);
-    if (p != NULL) {
-        c->allocs++;
-        c->live_bytes += (long)size;
-    }
-    return p;
-}
-
-static void counting_free(void *memory, size_t size, void *context)
-{
-    counter *c = context;
-    c->frees++;
-    c->live_bytes -= (long)size;
-    free(memory);
-}
-
-static void install(counter *c)
-{
-    memset(c, 0, sizeof *c);
-    assert_true(cw_set_allocator(counting_alloc, counting_free, c));
-}
-
-// Makes allocation number `k` from now on fail (k = 0: none).
-static void arm(counter *c, long k)
-{
-    c->armed_calls = 0;
-    c->fail_at = k;
-}
-
-static void expect_no_leak(const counter *c)
-{
-    assert_int_equal(c->zero_sized, 0); // malloc(0) may return NULL: collworld never asks for 0 bytes
-    if (c->allocs != c->frees || c->live_bytes != 0)
-        printf("  allocator: %ld allocations, %ld frees, %ld bytes still live\n", c->allocs, c->frees, c->live_bytes);
-    assert_int_equal(c->allocs, c->frees);
-    assert_int_equal(c->live_bytes, 0);
-}
-
-// Runs after every test, even a failed one: back to malloc/free for the rest of the suite.
-static int restore_default(void **state)
-{
-    (void)state;
-    return cw_set_allocator(NULL, NULL, NULL) ? 0 : -1;
-}
+// The counting allocator is tests/counting.c.
 
 // --- events, counted or logged ---
 
@@ -204,7 +144,7 @@ static void test_warm_world_allocates_nothing(void **state)
 {
     (void)state;
     counter c;
-    install(&c);
+    counter_install(&c);
     enum { NS = 8, NB = 300 };
     gen_rng r = gen_seed(0xa110c);
     gen_shape shapes[NS];
@@ -243,7 +183,7 @@ static void test_warm_world_allocates_nothing(void **state)
     for (int k = 0; k < NS; k++)
         gen_shape_free(&shapes[k]);
     free(log.items);
-    expect_no_leak(&c);
+    counter_expect_no_leak(&c);
 }
 
 // The same promise when the touching set empties and refills: two boxes meeting every other step.
@@ -252,7 +192,7 @@ static void test_warm_world_blinking_pair(void **state)
 {
     (void)state;
     counter c;
-    install(&c);
+    counter_install(&c);
     event_log log;
     memset(&log, 0, sizeof log);
     cw_world_def def = logging_def(&log);
@@ -280,7 +220,7 @@ static void test_warm_world_blinking_pair(void **state)
     long grew = c.allocs - allocs, shrank = c.frees - frees;
     cw_world_destroy(w);
     free(log.items);
-    expect_no_leak(&c);
+    counter_expect_no_leak(&c);
     assert_int_equal(log.begins, 20);
     assert_int_equal(grew, 0);
     assert_int_equal(shrank, 0);
@@ -594,10 +534,10 @@ static void oom_run_one(counter *c, const gen_shape *shapes, long fail_at, oom_r
     r->fail_at = fail_at;
     r->shapes = shapes;
     r->rng = gen_seed(0x00f00d);
-    arm(c, fail_at);
+    counter_arm(c, fail_at);
     oom_script(r);
     r->reached = c->armed_calls >= fail_at;
-    arm(c, 0);
+    counter_arm(c, 0);
     oom_recover(r);
     cw_world_destroy(r->world);
     free(r->log.items);
@@ -620,7 +560,7 @@ static void test_out_of_memory_everywhere(void **state)
 {
     (void)state;
     counter c;
-    install(&c);
+    counter_install(&c);
     gen_shape shapes[OOM_SHAPES];
     make_oom_shapes(shapes);
     static oom_run r;
@@ -636,13 +576,13 @@ static void test_out_of_memory_everywhere(void **state)
         gen_shape_free(&shapes[s]);
     printf("  out of memory: %ld allocations failed in turn (%ld inside a step); %ld runs broke a promise\n", k - 1,
            step_runs, bad_runs);
-    expect_no_leak(&c);
+    counter_expect_no_leak(&c);
     assert_true(k > 20); // the scenario does allocate, and grows
     assert_int_equal(bad_runs, 0);
 }
 
 const struct CMUnitTest world_alloc_tests[] = {
-    cmocka_unit_test_teardown(test_out_of_memory_everywhere, restore_default),
-    cmocka_unit_test_teardown(test_warm_world_allocates_nothing, restore_default),
-    cmocka_unit_test_teardown(test_warm_world_blinking_pair, restore_default),
+    cmocka_unit_test_teardown(test_out_of_memory_everywhere, counter_restore_default),
+    cmocka_unit_test_teardown(test_warm_world_allocates_nothing, counter_restore_default),
+    cmocka_unit_test_teardown(test_warm_world_blinking_pair, counter_restore_default),
 };
