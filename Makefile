@@ -23,6 +23,7 @@ ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize
 
 .PHONY: FORCE install uninstall check-exports check-install check-cxx fuzz fuzz-build deps-fuzz docs
 .PHONY: all test unit asan valgrind bench demo demo-headless demo-selftest example clean deps deps-lib deps-demo
+.PHONY: lua lua-test lua-valgrind install-lua deps-lua
 all: libcollworld.a libcollworld.so
 
 libcollworld.a: $(LIB_OBJ)
@@ -91,7 +92,61 @@ example: $(BUILD)/readme_example $(BUILD)/readme_world $(BUILD)/readme_swept $(B
 	./$(BUILD)/readme_swept
 	./$(BUILD)/readme_touch
 
-test: unit asan example demo-headless demo-selftest
+test: unit asan example lua-test demo-headless demo-selftest
+
+# --- the Lua module: require "collworld" for Lua 5.4 and LuaJIT (Lua 5.1, what LOVE uses) ---
+# One module per Lua: build/lua5.4/collworld.so and build/luajit/collworld.so, each with the
+# library linked in (only luaopen_collworld is exported). Recursive (=): read after deps-lua.
+LUA_SRC := $(wildcard lua/*.c)
+LUA_FLAVOURS := lua5.4 luajit
+LUA_MODULES := $(LUA_FLAVOURS:%=$(BUILD)/%/collworld.so)
+MISSING_LUA_PKGS = $(if $(call have_pkg,lua5.4),,liblua5.4-dev) $(if $(shell command -v lua5.4),,lua5.4) \
+                   $(if $(call have_pkg,luajit),,libluajit-5.1-dev) $(if $(shell command -v luajit),,luajit)
+LUA_TESTS := $(sort $(wildcard tests/lua/test_*.lua))
+
+deps-lua:
+	$(call install_packages,$(if $(shell command -v pkg-config),,pkg-config))
+	$(call install_packages,$(strip $(MISSING_LUA_PKGS)))
+
+$(BUILD)/%/collworld.so: $(LUA_SRC) lua/lcw.h include/collworld.h libcollworld.a | deps-lua
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(OPT) -fPIC -fvisibility=hidden -shared -Wl,--exclude-libs,ALL -Iinclude $$(pkg-config --cflags $*) \
+	    -o $@ $(LUA_SRC) libcollworld.a $(LDLIBS)
+
+lua: $(LUA_MODULES)
+
+# Every Lua test script under both interpreters, and the README's Lua example.
+lua-test: $(LUA_MODULES)
+	@for lua in $(LUA_FLAVOURS); do \
+	    for t in $(LUA_TESTS) demo/readme_world.lua; do \
+	        echo "$$lua $$t"; \
+	        LUA_CPATH="$(BUILD)/$$lua/?.so" LUA_PATH="tests/lua/?.lua" $$lua $$t || exit 1; \
+	    done; \
+	done
+
+# The Lua tests under valgrind memcheck (Lua 5.4; LuaJIT's allocator confuses memcheck).
+lua-valgrind: $(BUILD)/lua5.4/collworld.so
+	@for t in $(LUA_TESTS); do \
+	    echo "valgrind lua5.4 $$t"; \
+	    CW_TEST_SCALE=10 LUA_CPATH="$(BUILD)/lua5.4/?.so" LUA_PATH="tests/lua/?.lua" valgrind -q --error-exitcode=3 \
+	        --leak-check=full --errors-for-leak-kinds=definite lua5.4 $$t >/dev/null || exit 1; \
+	done
+
+# Where require finds it: pkg-config's INSTALL_CMOD when PREFIX is /usr (Debian's own module
+# directory), else PREFIX/lib/lua/<version>, which both Luas search by default for /usr/local.
+# Only for the Luas installed here; LUA_CMOD_lua5.4 / LUA_CMOD_luajit override.
+lua_cmod = $(if $(filter /usr,$(PREFIX)),$(shell pkg-config --variable=INSTALL_CMOD $(1)),$(PREFIX)/lib/lua/$(2))
+LUA_CMOD_lua5.4 ?= $(call lua_cmod,lua5.4,5.4)
+LUA_CMOD_luajit ?= $(call lua_cmod,luajit,5.1)
+
+install-lua:
+	@for lua in $(LUA_FLAVOURS); do \
+	    pkg-config --exists $$lua 2>/dev/null || { echo "install-lua: no $$lua here, skipped"; continue; }; \
+	    $(MAKE) --no-print-directory $(BUILD)/$$lua/collworld.so || exit 1; \
+	    case $$lua in lua5.4) dir="$(LUA_CMOD_lua5.4)";; *) dir="$(LUA_CMOD_luajit)";; esac; \
+	    echo "$(INSTALL) -D -m 755 $(BUILD)/$$lua/collworld.so $(DESTDIR)$$dir/collworld.so"; \
+	    $(INSTALL) -D -m 755 $(BUILD)/$$lua/collworld.so $(DESTDIR)$$dir/collworld.so || exit 1; \
+	done
 
 # --- the SDL2 demo: SDL2 is the demo's dependency only, never the library's ---
 # SDL2_image (PNG screenshots) and SDL2_ttf (HUD font) are used when pkg-config finds them.
@@ -162,6 +217,7 @@ install: libcollworld.a libcollworld.so $(BUILD)/collworld.pc
 	ln -sf libcollworld.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libcollworld.so
 	$(INSTALL) -m 644 $(BUILD)/collworld.pc $(DESTDIR)$(PCDIR)/collworld.pc
+	@$(MAKE) --no-print-directory install-lua
 
 uninstall:
 	rm -f $(DESTDIR)$(INCLUDEDIR)/collworld.h $(DESTDIR)$(LIBDIR)/libcollworld.a \
