@@ -80,6 +80,7 @@ asan: $(BUILD)/asan/test_collworld
 valgrind: $(BUILD)/test_collworld
 	CW_TEST_SCALE=20 valgrind -q --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=definite \
 	    ./$(BUILD)/test_collworld
+	@$(MAKE) --no-print-directory lua-valgrind
 
 # The README's examples, run so that they cannot go stale.
 $(BUILD)/readme_%: demo/readme_%.c libcollworld.a

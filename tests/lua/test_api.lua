@@ -1,0 +1,318 @@
+-- The Lua API's promises one by one: every bad argument raises a standard error, destroyed bodies
+-- and closed worlds raise on use, errors in callbacks never leave the world half-stepped, bodies
+-- created and destroyed in callbacks, swept bullets, sheets, and lifetimes under the collector.
+local cw = require "collworld"
+local h = require "harness"
+
+local function solid(w, hh) return h.rgba(w, hh, function() return 255 end) end
+
+local function bad_arguments()
+    local w = cw.world()
+    local box = cw.box(4, 4)
+    h.raises("bad argument #1 to 'box' (number expected, got no value)", function() cw.box() end)
+    h.raises("bad argument #2 to 'box' (height must be positive and finite)", function() cw.box(1, -1) end)
+    h.raises("bad argument #1 to 'box' (width must be positive and finite)", function() cw.box(0 / 0, 1) end)
+    h.raises("bad argument #1 to 'mask' (string expected, got nil)", function() cw.mask(nil, 2, 2) end)
+    h.raises("bad argument #1 to 'mask' (2 x 2 pixels need 16 bytes, the string has 3)", function() cw.mask("abc", 2, 2) end)
+    h.raises("bad argument #2 to 'mask' (width must be in [1, 1048576])", function() cw.mask("", 0, 2) end)
+    h.raises("bad argument #4 to 'mask_alpha' (alpha threshold must be in [0, 255])", function() cw.mask_alpha("ab", 2, 1, 256) end)
+    h.raises("bad argument #1 to 'world' (table expected, got number)", function() cw.world(3) end)
+    h.raises("bad argument #1 to 'world' (unknown field 'cellsize')", function() cw.world({ cellsize = 3 }) end)
+    h.raises("bad argument #1 to 'world' (field 'on_begin': function expected, got number)", function() cw.world({ on_begin = 1 }) end)
+    h.raises("collworld: The cell size", function() cw.world({ cell_size = -1 }) end)
+    h.raises("bad argument #1 to 'body' (table expected, got no value)", function() w:body() end)
+    h.raises("bad argument #1 to 'body' (field 'shape' or 'frame' expected)", function() w:body{ x = 1 } end)
+    h.raises("bad argument #1 to 'body' (field 'x': number expected, got string)",
+        function() w:body{ shape = box, x = "1" } end)
+    h.raises("bad argument #1 to 'body' (unknown field 'rotaton')", function() w:body{ shape = box, rotaton = 1 } end)
+    h.raises("bad argument #1 to 'body' (field 'shape': shape (cw.box or a mask) expected, got table)",
+        function() w:body{ shape = {} } end)
+    h.raises("bad argument #1 to 'body' (field 'frame': mask expected, got userdata)",
+        function() w:body{ frame = box } end)
+    h.raises("bad argument #1 to 'body' (give 'shape' or 'frame', not both)",
+        function() w:body{ shape = box, frame = box } end)
+    h.raises("bad argument #1 to 'body' (field 'origin': two numbers {x, y} expected)",
+        function() w:body{ shape = box, origin = { 1 } } end)
+    h.raises("bad argument #1 to 'body' (field 'category': an integer in [0, 0xffffffff] expected)",
+        function() w:body{ shape = box, category = -1 } end)
+    h.raises("bad argument #1 to 'body' (field 'group': a 32-bit integer expected)",
+        function() w:body{ shape = box, group = 0.5 } end)
+    h.raises("bad argument #1 to 'body' (field 'static': boolean expected, got number)",
+        function() w:body{ shape = box, static = 1 } end)
+    h.raises("collworld: ", function() w:body{ shape = box, scale = 0 } end) -- the library says why
+    h.raises("collworld: ", function() w:body{ shape = box, x = 0 / 0 } end)
+    local b = w:body{ shape = box }
+    h.raises("bad argument #1 to 'set' (unknown field 'static')", function() b:set{ static = true } end)
+    h.raises("bad argument #1 to 'set' (table expected, got number)", function() b:set(1) end)
+    h.raises("collworld: ", function() b:set{ rotation = math.huge } end)
+    h.equal(b.rotation, 0, "a failed set{} changes nothing")
+    h.raises("a body has no field 'hp' (keep your own values in body.data)", function() return b.hp end)
+    h.raises("bad argument #1 to 'set_frame' (collworld.mask expected, got",
+        function() b:set_frame(box) end)
+    h.raises("bad argument #2 to 'query_point' (number expected, got no value)", function() w:query_point(1) end)
+    h.raises("bad argument #3 to 'query_point' (unknown field 'mask')", function() w:query_point(1, 2, { mask = 1 }) end)
+    h.raises("bad argument #2 to 'raycast' (number expected, got string)", function() w:raycast(1, "x", 1, 1) end)
+    h.raises("collworld: ", function() w:raycast(0, 0, 0, 0) end) -- a zero-length ray
+    h.raises("bad argument #1 to 'cast' (shape (cw.box or a mask) expected, got nil)", function() w:cast(nil) end)
+    h.raises("bad argument #2 to 'cast' (table expected, got no value)", function() w:cast(box) end)
+    h.raises("bad argument #3 to 'overlap' (shape (cw.box or a mask) expected, got number)",
+        function() cw.overlap(box, {}, 5, {}) end)
+    h.raises("bad argument #2 to 'overlap' (unknown field 'angle')", function() cw.overlap(box, { angle = 1 }, box, {}) end)
+    h.raises("collworld: stays are off in this world", function() w:on_stay(print) end)
+    h.raises("bad argument #1 to 'on_begin' (function expected, got number)", function() w:on_begin(3) end)
+    h.raises("bad argument #1 to 'step' (collworld.world expected, got number)", function() w.step(3) end)
+    h.raises("bad argument #1 to 'touching' (collworld.body expected, got nil)", function() w:touching(nil, b) end)
+    local other = cw.world()
+    local stranger = other:body{ shape = box }
+    h.raises("bad argument #2 to 'touching' (the body belongs to another world)", function() w:touching(b, stranger) end)
+    local sheet = cw.sheet()
+    h.raises("bad argument #1 to 'add_grid' (the name is empty)", function() sheet:add_grid("", solid(2, 2), 2, 2, 1, 1) end)
+    h.raises("bad argument #2 to 'add_grid' (4 x 4 pixels need 64 bytes, the string has 16)",
+        function() sheet:add_grid("g", solid(2, 2), 4, 4, 2, 2) end)
+    h.raises("collworld: The frame is larger than the sheet.", function() sheet:add_grid("g", solid(2, 2), 2, 2, 4, 4) end)
+    h.raises("collworld: the sheet has no frame named 'nope'", function() sheet:frame("nope") end)
+    h.equal(sheet:find("nope"), nil, "find gives nil")
+    sheet:add("one", solid(2, 2), 2, 2)
+    h.raises("collworld: The sheet already has a frame with that name.", function() sheet:add("one", solid(2, 2), 2, 2) end)
+    h.raises("bad argument #6 to 'add' (the rectangle is not inside the image)",
+        function() sheet:add("two", solid(2, 2), 2, 2, 128, { 1, 1, 2, 2 }) end)
+    h.equal(#sheet, 1, "failed adds change nothing")
+    other:close()
+    w:close()
+end
+
+local function destroyed_and_closed()
+    local w = cw.world()
+    local box = cw.box(4, 4)
+    local b = w:body{ shape = box, data = { kind = "crate" } }
+    b:destroy()
+    h.equal(b:is_valid(), false, "is_valid after destroy")
+    h.raises("collworld: the body was destroyed", function() return b.x end)
+    h.raises("collworld: the body was destroyed", function() b:set{ x = 1 } end)
+    h.raises("collworld: the body was destroyed", function() b.x = 1 end)
+    h.raises("collworld: the body was destroyed", function() b:touching() end)
+    h.raises("collworld: the body was destroyed", function() b:position() end)
+    h.raises("collworld: the body was destroyed", function() w:touching(b, b) end)
+    h.equal(b.data.kind, "crate", "data stays readable")
+    b:destroy() -- again: nothing
+    local c = w:body{ shape = box }
+    w:close()
+    w:close() -- again: nothing
+    h.equal(w:is_closed(), true, "closed")
+    h.equal(c:is_valid(), false, "bodies of a closed world are not valid")
+    h.raises("collworld: the body's world was closed", function() return c.x end)
+    h.raises("collworld: the world was closed", function() w:step() end)
+    h.raises("collworld: the world was closed", function() w:body{ shape = box } end)
+    h.raises("collworld: the world was closed", function() w:query_point(0, 0) end)
+    c:destroy() -- nothing
+    h.equal(tostring(w), "collworld.world (closed)", "tostring")
+end
+
+-- An error in a callback: the step completes (every event delivered, the touching set whole),
+-- then world:step() raises the first error with its traceback.
+local function callback_errors()
+    local w = cw.world()
+    local box = cw.box(10, 10)
+    local bodies = {}
+    for k = 1, 4 do bodies[k] = w:body{ shape = box, x = k * 2 } end -- all six pairs touch
+    local begins = 0
+    w:on_begin(function(a, b)
+        begins = begins + 1
+        if begins % 2 == 0 then error("boom " .. begins) end
+    end)
+    local ok, err = pcall(w.step, w)
+    h.equal(ok, false, "step raised")
+    h.check(tostring(err):find("boom 2", 1, true), "the first error", err)
+    h.check(tostring(err):find("stack traceback", 1, true), "with its traceback", err)
+    h.check(tostring(err):find("and 2 more errors", 1, true), "the others counted", err)
+    h.equal(begins, 6, "every begin was delivered")
+    h.equal(w:stats().touching_pairs, 6, "the step completed")
+    h.equal(#bodies[1]:touching(), 3, "touching after a failed callback")
+    w:on_begin(function() error({ code = 7 }) end) -- a non-string error is raised as it is
+    w:body{ shape = box }
+    ok, err = pcall(w.step, w)
+    h.check(not ok and type(err) == "table" and err.code == 7, "a table error", err)
+    -- step and close from a callback fail inside the callback (and so come out of step)
+    w:on_begin(function() w:step() end)
+    w:body{ shape = box }
+    h.raises("world:step() cannot be called from the world's callbacks", w.step, w)
+    w:on_begin(function() w:close() end)
+    w:body{ shape = box }
+    h.raises("world:close() cannot be called from the world's callbacks", w.step, w)
+    h.equal(w:is_closed(), false, "still open")
+    w:on_begin(nil)
+    w:step()
+    -- a coroutine cannot yield from a callback: an error, not a crash
+    w:on_begin(function() coroutine.yield() end)
+    w:body{ shape = box }
+    local co = coroutine.create(function() w:step() end)
+    local resumed, message = coroutine.resume(co)
+    h.check(not resumed and tostring(message):find("yield", 1, true), "yield across the step", message)
+    w:close()
+end
+
+-- Callbacks that destroy and create: a destroyed body is never named by a later begin, its ends
+-- come next step with its object, a body made in a callback begins next step.
+local function create_and_destroy_in_callbacks()
+    local w = cw.world()
+    local box = cw.box(10, 10)
+    local victim = w:body{ shape = box, data = { name = "victim" } }
+    local others = {}
+    for k = 1, 3 do others[k] = w:body{ shape = box, x = k, data = { name = "o" .. k } } end
+    local log, spawned = {}, nil
+    w:on_begin(function(a, b)
+        log[#log + 1] = "begin " .. a.data.name .. " " .. b.data.name
+        if a == victim or b == victim then
+            victim:destroy()
+            if not spawned then spawned = w:body{ shape = box, x = 2, data = { name = "new" } } end
+        end
+    end)
+    w:on_end(function(a, b) log[#log + 1] = "end " .. a.data.name .. " " .. b.data.name end)
+    w:step()
+    for _, line in ipairs(log) do h.check(not line:find("victim o[23]"), "no begin after the destroy", line) end
+    h.equal(log[1], "begin victim o1", "the first begin")
+    log = {}
+    w:step()
+    local ends, begins_new = 0, 0
+    for _, line in ipairs(log) do
+        if line == "end victim o1" then ends = ends + 1 end
+        if line:find("new", 1, true) and line:find("begin", 1, true) then begins_new = begins_new + 1 end
+    end
+    h.equal(ends, 1, "the victim's end, with its object")
+    h.equal(begins_new, 3, "the new body begins with the three others")
+    h.equal(#w:events().ends, 1, "world:events() names the destroyed body")
+    h.equal(w:events().ends[1].a, victim, "world:events() names the destroyed body")
+    w:close()
+end
+
+-- A bullet faster than the wall is thick: swept, it begins and ends in the same step.
+local function swept_bullets()
+    local w = cw.world()
+    local wall = w:body{ shape = cw.box(2, 100), x = 50, y = 0, static = true }
+    local bullet = w:body{ shape = cw.box(1, 1), x = 0, y = 50, swept = true }
+    local seen = {}
+    w:on_begin(function(a, b, c) seen[#seen + 1] = { "begin", c.fraction } end)
+    w:on_end(function() seen[#seen + 1] = { "end" } end)
+    w:step()
+    bullet.x = 100
+    w:step()
+    h.equal(#seen, 2, "begin and end in one step")
+    h.check(seen[1][1] == "begin" and seen[1][2] > 0.4 and seen[1][2] < 0.5, "the fraction of the first touch", seen[1][2])
+    h.equal(seen[2] and seen[2][1], "end", "then its end")
+    h.equal(bullet.swept, true, "swept")
+    bullet.swept = false
+    bullet:teleport{ x = 0 }
+    seen = {}
+    w:step()
+    bullet.x = 100
+    w:step()
+    h.equal(#seen, 0, "unswept, it passes through")
+    h.equal(wall.static, true, "static")
+    w:close()
+end
+
+-- Lifetimes under the collector: a body keeps its mask and its sheet alive; a collected world
+-- destroys its bodies; data tables are not kept once a destroyed body's ends are reported.
+local function lifetimes()
+    local w = cw.world()
+    do
+        local sheet = cw.sheet()
+        sheet:add_grid("ship", solid(8, 4), 8, 4, 4, 4)
+        w:body{ frame = sheet:frame("ship/1"), x = 0 }
+        w:body{ shape = cw.mask(solid(3, 3), 3, 3), x = 1 }
+    end
+    collectgarbage()
+    collectgarbage()
+    w:step() -- the masks are still there (valgrind would see a use after free)
+    h.equal(w:stats().touching_pairs, 1, "masks kept alive by bodies")
+    local weak = setmetatable({}, { __mode = "v" })
+    do
+        local b = w:body{ shape = cw.box(1, 1), data = { big = true } }
+        weak[1] = b.data
+        b:destroy()
+    end
+    w:step() -- the ends
+    w:step() -- the object goes before this step
+    collectgarbage()
+    collectgarbage()
+    h.equal(weak[1], nil, "data of a destroyed body is collected")
+    local weak_world = setmetatable({}, { __mode = "v" })
+    do
+        local w2 = cw.world()
+        for k = 1, 10 do w2:body{ shape = cw.box(5, 5), x = k, data = {} } end
+        w2:step()
+        weak_world[1] = w2
+    end
+    collectgarbage()
+    collectgarbage()
+    h.equal(weak_world[1], nil, "an unreferenced world is collected (and destroys its bodies)")
+    for _ = 1, 50 do -- many short-lived worlds, sheets and masks
+        local s = cw.sheet()
+        s:add_grid("a", solid(16, 16), 16, 16, 4, 4)
+        local w3 = cw.world{ on_begin = function() end }
+        for k = 0, 15 do w3:body{ frame = s:frame("a/" .. k), x = k } end
+        w3:step()
+    end
+    collectgarbage()
+    if _VERSION == "Lua 5.4" then -- to-be-closed worlds
+        local closed = assert(load([[
+            local cw = ...
+            local seen
+            do
+                local w <close> = cw.world()
+                seen = w
+                w:body{ shape = cw.box(1, 1) }
+            end
+            return seen:is_closed()
+        ]]))(cw)
+        h.equal(closed, true, "<close> closes the world")
+    end
+    w:close()
+end
+
+local function sheets()
+    local sheet = cw.sheet()
+    -- four 8x8 frames: 0 and 2 the same, 1 empty, 3 a single texel
+    local pixels = h.rgba(32, 8, function(x, y)
+        local f, u, v = math.floor(x / 8), x % 8, y
+        if f == 1 then return 0 end
+        if f == 3 then return (u == 3 and v == 4) and 255 or 0 end
+        return (u + v) % 3 == 0 and 200 or 10
+    end)
+    h.equal(sheet:add_grid("walk", pixels, 32, 8, 8, 8, 100), 4, "frames")
+    local s = sheet:stats()
+    h.equal(s.frames, 4, "stats.frames")
+    h.equal(s.masks, 3, "stats.masks: repeats share")
+    h.check(s.bytes > 0, "stats.bytes")
+    h.equal(sheet:frame("walk/0"), sheet:frame("walk/2"), "shared masks compare equal")
+    h.check(rawequal(sheet:frame("walk/1"), sheet:frame("walk/1")), "one object per frame")
+    h.equal(sheet:frame("walk/3"):count(), 1, "one texel")
+    h.equal(sheet:frame("walk/3"):get(3, 4), true, "the texel")
+    local fw, fh = sheet:frame("walk/0"):size()
+    h.check(fw == 8 and fh == 8, "frame size")
+    local names = sheet:names()
+    h.equal(table.concat(names, ","), "walk/0,walk/1,walk/2,walk/3", "names in order")
+    sheet:add("single", pixels, 32, 8, 100, { 24, 0, 8, 8 })
+    h.equal(sheet:frame("single"), sheet:frame("walk/3"), "a rectangle of the image")
+    -- a body changing frames (an animation) keeps colliding as its frame says
+    local w = cw.world()
+    local target = w:body{ shape = cw.box(1, 1), x = 3, y = 4 } -- just on walk/3's texel
+    local anim = w:body{ frame = sheet:frame("walk/1") }
+    w:step()
+    h.equal(w:touching(anim, target), false, "the empty frame touches nothing")
+    anim:set_frame(sheet:frame("walk/3"))
+    w:step()
+    h.equal(w:touching(anim, target), true, "the next frame touches")
+    h.check(rawequal(anim.shape, sheet:frame("walk/3")), "body.shape")
+    w:close()
+end
+
+h.run("lua api", {
+    { "bad arguments", bad_arguments },
+    { "destroyed bodies and closed worlds", destroyed_and_closed },
+    { "errors in callbacks", callback_errors },
+    { "create and destroy in callbacks", create_and_destroy_in_callbacks },
+    { "swept bullets", swept_bullets },
+    { "lifetimes under the collector", lifetimes },
+    { "sprite sheets", sheets },
+})
