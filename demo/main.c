@@ -155,7 +155,7 @@ static bool save_screenshot(SDL_Renderer *r, const char *path)
 
 typedef struct app {
     options opt;
-    sprite_image images[KIND_COUNT];
+    sprite_set sprites;
     scene scene;
     SDL_Window *window;
     SDL_Renderer *renderer;
@@ -352,7 +352,7 @@ static void shut_down(app *a)
     if (a->window != NULL)
         SDL_DestroyWindow(a->window);
     scene_free(&a->scene);
-    sprite_images_destroy(a->images);
+    sprite_set_destroy(&a->sprites);
     SDL_Quit();
 }
 
@@ -367,13 +367,13 @@ int main(int argc, char **argv)
     }
     if (a.opt.selftest)
         return run_selftest() ? 0 : 1;
-    if (!sprite_images_create(a.images)) {
+    if (!sprite_set_create(&a.sprites)) {
         fprintf(stderr, "demo: %s\n", cw_last_error());
         return 1;
     }
     cw_vec2 size = {(float)a.opt.width, (float)a.opt.height};
-    bool ok = scene_init(&a.scene, a.opt.scene, a.opt.count, a.opt.seed, size, a.images) && start_video(&a) &&
-              painter_init(&a.painter, a.renderer, a.images);
+    bool ok = scene_init(&a.scene, a.opt.scene, a.opt.count, a.opt.seed, size, a.sprites.images) && start_video(&a) &&
+              painter_init(&a.painter, a.renderer, a.sprites.images);
     if (a.opt.scene == SCENE_SHOOTER) { // hits flash with their point and normal; no ray fan
         a.layers.contacts = true, a.layers.rays = false;
         shooter_set_unswept(&a.scene, a.opt.unswept);

@@ -142,11 +142,12 @@ static bool check(SDL_Renderer *r, SDL_Texture *const *textures, const sprite_im
 
 bool run_selftest(void)
 {
-    static sprite_image images[KIND_COUNT]; // masks NULL until created
+    static sprite_set sprites; // masks NULL until created
+    sprite_image *images = sprites.images;
     SDL_Surface *target = SDL_CreateRGBSurfaceWithFormat(0, W, H, 32, SDL_PIXELFORMAT_RGBA32);
     SDL_Renderer *r = target != NULL ? SDL_CreateSoftwareRenderer(target) : NULL;
     SDL_Texture *textures[KIND_COUNT] = {0};
-    bool ok = r != NULL && sprite_images_create(images);
+    bool ok = r != NULL && sprite_set_create(&sprites);
     for (int k = 0; ok && k < KIND_COUNT; k++) {
         ok = (textures[k] = texture_from_rgba(r, images[k].rgba, SPRITE_SIZE, SPRITE_SIZE)) != NULL;
         SDL_SetTextureBlendMode(textures[k], SDL_BLENDMODE_ADD);
@@ -157,7 +158,7 @@ bool run_selftest(void)
             SDL_DestroyTexture(textures[k]);
     if (r != NULL)
         SDL_DestroyRenderer(r);
-    sprite_images_destroy(images);
+    sprite_set_destroy(&sprites);
     SDL_FreeSurface(target);
     printf("selftest: %s\n", ok ? "ok" : "FAILED");
     return ok;

@@ -130,23 +130,30 @@ static void paint(sprite_kind kind, uint8_t *rgba)
         }
 }
 
-bool sprite_images_create(sprite_image images[KIND_COUNT])
+bool sprite_set_create(sprite_set *set)
 {
+    enum { SHEET_W = N * KIND_COUNT, PITCH = SHEET_W * 4 };
+    static uint8_t sheet_rgba[N * PITCH];
     for (int k = 0; k < KIND_COUNT; k++) {
-        paint((sprite_kind)k, images[k].rgba);
-        images[k].mask = cw_mask_from_rgba(images[k].rgba, N, N, N * 4, ALPHA_THRESHOLD);
-        if (images[k].mask == NULL) {
-            sprite_images_destroy(images);
-            return false;
-        }
+        paint((sprite_kind)k, set->images[k].rgba);
+        for (int row = 0; row < N; row++)
+            memcpy(sheet_rgba + row * PITCH + k * N * 4, set->images[k].rgba + row * N * 4, N * 4);
     }
+    set->sheet = cw_sheet_create();
+    if (set->sheet == NULL ||
+        cw_sheet_add_grid(set->sheet, "sprite", sheet_rgba, SHEET_W, N, PITCH, N, N, ALPHA_THRESHOLD) != KIND_COUNT) {
+        sprite_set_destroy(set);
+        return false;
+    }
+    for (int k = 0; k < KIND_COUNT; k++) // by name, as a game finds its frames
+        set->images[k].mask = cw_sheet_find(set->sheet, cw_sheet_frame_name(set->sheet, k));
     return true;
 }
 
-void sprite_images_destroy(sprite_image images[KIND_COUNT])
+void sprite_set_destroy(sprite_set *set)
 {
-    for (int k = 0; k < KIND_COUNT; k++) {
-        cw_mask_destroy(images[k].mask);
-        images[k].mask = NULL;
-    }
+    cw_sheet_destroy(set->sheet);
+    set->sheet = NULL;
+    for (int k = 0; k < KIND_COUNT; k++)
+        set->images[k].mask = NULL;
 }

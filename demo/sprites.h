@@ -10,11 +10,18 @@ typedef enum sprite_kind { KIND_F, KIND_R, KIND_STAR, KIND_RING, KIND_GEAR, KIND
 
 typedef struct sprite_image {
     uint8_t rgba[SPRITE_SIZE * SPRITE_SIZE * 4]; // light grey shape (tinted when drawn) + soft black shadow
-    cw_mask *mask;                               // texels with alpha >= ALPHA_THRESHOLD: the shadow is not in it
+    const cw_mask *mask;                         // texels with alpha >= ALPHA_THRESHOLD: the shadow is not in it
 } sprite_image;
 
-// Paints every kind and builds its mask. Returns false (see cw_last_error()) if a mask fails.
-bool sprite_images_create(sprite_image images[KIND_COUNT]);
-void sprite_images_destroy(sprite_image images[KIND_COUNT]);
+// The sprites as a game has them: one sheet image with a frame per kind, cut into masks by a
+// cw_sheet (frames "sprite/0" ... "sprite/5"), which owns the masks.
+typedef struct sprite_set {
+    sprite_image images[KIND_COUNT];
+    cw_sheet *sheet;
+} sprite_set;
+
+// Paints every kind into a sheet and builds the masks. Returns false (see cw_last_error()) if that fails.
+bool sprite_set_create(sprite_set *set);
+void sprite_set_destroy(sprite_set *set);
 
 #endif
