@@ -121,7 +121,7 @@ lua-test: $(LUA_MODULES)
 	@for lua in $(LUA_FLAVOURS); do \
 	    for t in $(LUA_TESTS) demo/readme_world.lua; do \
 	        echo "$$lua $$t"; \
-	        LUA_CPATH="$(BUILD)/$$lua/?.so" LUA_PATH="tests/lua/?.lua" $$lua $$t || exit 1; \
+	        LUA_CPATH="$(BUILD)/$$lua/?.so" LUA_PATH="tests/lua/?.lua;demo/love/?.lua" $$lua $$t || exit 1; \
 	    done; \
 	done
 
@@ -129,7 +129,7 @@ lua-test: $(LUA_MODULES)
 lua-valgrind: $(BUILD)/lua5.4/collworld.so
 	@for t in $(LUA_TESTS); do \
 	    echo "valgrind lua5.4 $$t"; \
-	    CW_TEST_SCALE=10 LUA_CPATH="$(BUILD)/lua5.4/?.so" LUA_PATH="tests/lua/?.lua" valgrind -q --error-exitcode=3 \
+	    CW_TEST_SCALE=10 LUA_CPATH="$(BUILD)/lua5.4/?.so" LUA_PATH="tests/lua/?.lua;demo/love/?.lua" valgrind -q --error-exitcode=3 \
 	        --leak-check=full --errors-for-leak-kinds=definite lua5.4 $$t >/dev/null || exit 1; \
 	done
 
