@@ -191,8 +191,9 @@ $(BUILD)/bench_%: bench/bench_%.c $(BENCH_SHARED) $(wildcard bench/*.h) libcollw
 	@mkdir -p $(BUILD)
 	$(CC) $(CFLAGS) -o $@ $< $(BENCH_SHARED) libcollworld.a $(LDLIBS)
 
-bench: $(BENCH_BINS)
+bench: $(BENCH_BINS) $(LUA_MODULES)
 	@for b in $(BENCH_BINS); do ./$$b || exit 1; done
+	@for lua in $(LUA_FLAVOURS); do LUA_CPATH="$(BUILD)/$$lua/?.so" $$lua bench/bench_lua.lua || exit 1; done
 
 # --- packaging: install, pkg-config, exported symbols, consumers, C++ ---
 PREFIX     ?= /usr/local

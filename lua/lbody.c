@@ -197,6 +197,21 @@ static int body_teleport(lua_State *L)
     return apply(L, 1, 2, true);
 }
 
+// body:move_to(x, y [, rotation]): the per-frame move without a table (a fraction of set{}'s cost).
+static int body_move_to(lua_State *L)
+{
+    lcw_body *body = lcw_check_live_body(L, 1);
+    cw_world *world = body->world->world;
+    cw_transform t = cw_body_transform(world, body->id);
+    t.position.x = (float)luaL_checknumber(L, 2);
+    t.position.y = (float)luaL_checknumber(L, 3);
+    if (!lua_isnoneornil(L, 4))
+        t.rotation = (float)luaL_checknumber(L, 4);
+    if (!cw_body_set_transform(world, body->id, &t))
+        return lcw_fail(L);
+    return 0;
+}
+
 // body:set_frame(mask) / body:set_shape(shape)
 static int body_set_shape(lua_State *L)
 {
@@ -401,6 +416,7 @@ void lcw_open_bodies(lua_State *L, int world_methods)
 {
     static const luaL_Reg methods[] = {{"set", body_set},
                                        {"teleport", body_teleport},
+                                       {"move_to", body_move_to},
                                        {"set_frame", body_set_frame},
                                        {"set_shape", body_set_shape},
                                        {"destroy", body_destroy},

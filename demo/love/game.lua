@@ -166,13 +166,13 @@ function Game:update(dt, input)
             self.bullets[bullet] = nil
             bullet:destroy()
         else
-            bullet:set{ x = bullet.x + b.vx * dt, y = bullet.y + b.vy * dt }
+            bullet:move_to(bullet.x + b.vx * dt, bullet.y + b.vy * dt)
             self:wrap(bullet, 2)
         end
     end
     for rock in pairs(self.rocks) do
         local r = rock.data
-        rock:set{ x = rock.x + r.vx * dt, y = rock.y + r.vy * dt, rotation = rock.rotation + r.spin * dt }
+        rock:move_to(rock.x + r.vx * dt, rock.y + r.vy * dt, rock.rotation + r.spin * dt)
         self:wrap(rock, 48)
     end
     if next(self.rocks) == nil then -- a new wave

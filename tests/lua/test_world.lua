@@ -107,7 +107,7 @@ end
 
 -- One random change to the world (and the model).
 local function mutate(c, m)
-    local r, op = c.r, c.r.int(1, 9)
+    local r, op = c.r, c.r.int(1, 10)
     if op == 1 then
         local t = random_transform(r)
         m.body:set(t)
@@ -134,6 +134,14 @@ local function mutate(c, m)
         c.model[m.body] = nil
         m.body:destroy()
         h.equal(m.body:is_valid(), false, "destroyed")
+    elseif op == 10 then
+        m.t.x, m.t.y = m.t.x + r.float(-8, 8), m.t.y + r.float(-8, 8)
+        if r.chance(0.5) then
+            m.t.rotation = r.float(-4, 4)
+            m.body:move_to(m.t.x, m.t.y, m.t.rotation)
+        else
+            m.body:move_to(m.t.x, m.t.y)
+        end
     else
         m.body:set{ rotation = r.float(-4, 4), scale = r.pick({ 1, 2, { -1, 1 } }) }
         m.t.rotation = m.body.rotation
