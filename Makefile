@@ -23,7 +23,7 @@ ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize
 
 .PHONY: FORCE install uninstall check-exports check-install check-cxx fuzz fuzz-build deps-fuzz docs
 .PHONY: all test unit asan valgrind bench demo demo-headless demo-selftest example clean deps deps-lib deps-demo
-.PHONY: lua lua-test lua-valgrind install-lua deps-lua
+.PHONY: lua lua-test lua-valgrind install-lua uninstall-lua deps-lua
 all: libcollworld.a libcollworld.so
 
 libcollworld.a: $(LIB_OBJ)
@@ -87,11 +87,12 @@ $(BUILD)/readme_%: demo/readme_%.c libcollworld.a
 	@mkdir -p $(BUILD)
 	$(CC) $(CFLAGS) -o $@ $< libcollworld.a $(LDLIBS)
 
-example: $(BUILD)/readme_example $(BUILD)/readme_world $(BUILD)/readme_swept $(BUILD)/readme_touch
+example: $(BUILD)/readme_example $(BUILD)/readme_world $(BUILD)/readme_swept $(BUILD)/readme_touch $(BUILD)/readme_sheet
 	./$(BUILD)/readme_example
 	./$(BUILD)/readme_world
 	./$(BUILD)/readme_swept
 	./$(BUILD)/readme_touch
+	./$(BUILD)/readme_sheet
 
 test: unit asan example lua-test demo-headless demo-selftest
 
@@ -148,6 +149,10 @@ install-lua:
 	    echo "$(INSTALL) -D -m 755 $(BUILD)/$$lua/collworld.so $(DESTDIR)$$dir/collworld.so"; \
 	    $(INSTALL) -D -m 755 $(BUILD)/$$lua/collworld.so $(DESTDIR)$$dir/collworld.so || exit 1; \
 	done
+
+uninstall-lua: # (a Lua pkg-config does not know has no directory: nothing to remove there)
+	$(if $(strip $(LUA_CMOD_lua5.4)),rm -f $(DESTDIR)$(LUA_CMOD_lua5.4)/collworld.so)
+	$(if $(strip $(LUA_CMOD_luajit)),rm -f $(DESTDIR)$(LUA_CMOD_luajit)/collworld.so)
 
 # --- the SDL2 demo: SDL2 is the demo's dependency only, never the library's ---
 # SDL2_image (PNG screenshots) and SDL2_ttf (HUD font) are used when pkg-config finds them.
@@ -221,7 +226,7 @@ install: libcollworld.a libcollworld.so $(BUILD)/collworld.pc
 	$(INSTALL) -m 644 $(BUILD)/collworld.pc $(DESTDIR)$(PCDIR)/collworld.pc
 	@$(MAKE) --no-print-directory install-lua
 
-uninstall:
+uninstall: uninstall-lua
 	rm -f $(DESTDIR)$(INCLUDEDIR)/collworld.h $(DESTDIR)$(LIBDIR)/libcollworld.a \
 	    $(DESTDIR)$(LIBDIR)/libcollworld.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME) \
 	    $(DESTDIR)$(LIBDIR)/libcollworld.so $(DESTDIR)$(PCDIR)/collworld.pc

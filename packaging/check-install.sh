@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs collworld into a temporary prefix, then builds packaging/consumer.c against it with
-# pkg-config, linked statically and dynamically, and runs both; then uninstalls and checks nothing
+# pkg-config, linked statically and dynamically, and runs both; requires the Lua modules from
+# each Lua installed here; then uninstalls and checks nothing
 # is left.   usage: check-install.sh   (MAKE and CC from the environment)
 set -eu
 MAKE=${MAKE:-make}
@@ -33,6 +34,14 @@ if readelf -d "$out-static" | grep -q 'NEEDED.*libcollworld'; then
 fi
 "$out-static"
 rm -f "$out-shared" "$out-static"
+
+# The Lua modules, where each Lua looks by default for that prefix (here pointed at with LUA_CPATH).
+for lua in lua5.4 luajit; do
+    command -v "$lua" >/dev/null || continue
+    abi=$([ "$lua" = lua5.4 ] && echo 5.4 || echo 5.1)
+    LUA_CPATH="$prefix/lib/lua/$abi/?.so" "$lua" -e \
+        'local cw = require "collworld"; local w = cw.world(); w:body{ shape = cw.box(2, 2) }; w:body{ shape = cw.box(2, 2), x = 1 }; w:step(); assert(w:stats().touching_pairs == 1); print("lua consumer: " .. _VERSION .. ", collworld " .. cw.version .. " works")'
+done
 
 $MAKE --no-print-directory uninstall PREFIX="$prefix" >/dev/null
 left=$(find "$prefix" ! -type d)
