@@ -23,7 +23,7 @@ ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize
 
 .PHONY: FORCE install uninstall check-exports check-install check-cxx fuzz fuzz-build deps-fuzz docs
 .PHONY: all test unit asan valgrind bench demo demo-headless demo-selftest example clean deps deps-lib deps-demo
-.PHONY: lua lua-test lua-valgrind install-lua uninstall-lua deps-lua
+.PHONY: lua lua-test lua-oom lua-valgrind install-lua uninstall-lua deps-lua
 all: libcollworld.a libcollworld.so
 
 libcollworld.a: $(LIB_OBJ)
@@ -94,7 +94,7 @@ example: $(BUILD)/readme_example $(BUILD)/readme_world $(BUILD)/readme_swept $(B
 	./$(BUILD)/readme_touch
 	./$(BUILD)/readme_sheet
 
-test: unit asan example lua-test demo-headless demo-selftest
+test: unit asan example lua-test lua-oom demo-headless demo-selftest
 
 # --- the Lua module: require "collworld" for Lua 5.4 and LuaJIT (Lua 5.1, what LOVE uses) ---
 # One module per Lua: build/lua5.4/collworld.so and build/luajit/collworld.so, each with the
@@ -133,6 +133,15 @@ lua-valgrind: $(BUILD)/lua5.4/collworld.so
 	    CW_TEST_SCALE=10 LUA_CPATH="$(BUILD)/lua5.4/?.so" LUA_PATH="tests/lua/?.lua;demo/love/?.lua" valgrind -q --error-exitcode=3 \
 	        --leak-check=full --errors-for-leak-kinds=definite lua5.4 $$t >/dev/null || exit 1; \
 	done
+
+# Out of memory inside Lua: every allocation of a script fails in turn, under ASan and LeakSanitizer.
+$(BUILD)/lua-oom: tests/lua/oom.c $(LUA_SRC) lua/lcw.h $(LIB_SRC) | deps-lua deps-lib
+	@mkdir -p $(BUILD)
+	$(CC) $(WARN) -O1 -g $(ASAN_FLAGS) -Iinclude $$(pkg-config --cflags lua5.4) -o $@ tests/lua/oom.c $(LUA_SRC) \
+	    $(LIB_SRC) $$(pkg-config --libs lua5.4) $(LDLIBS)
+
+lua-oom: $(BUILD)/lua-oom
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 ./$(BUILD)/lua-oom tests/lua/oom_script.lua
 
 # Where require finds it: pkg-config's INSTALL_CMOD when PREFIX is /usr (Debian's own module
 # directory), else PREFIX/lib/lua/<version>, which both Luas search by default for /usr/local.
