@@ -64,6 +64,7 @@ typedef struct lcw_world {
     cw_world *world;      // NULL once closed
     lua_State *L;         // the thread running world:step(), during the step
     bool stepping, stays;
+    bool has_callback[3]; // begin, stay, end: a Lua function is set (else an event costs no pcall)
     uint64_t steps;       // completed steps
     lcw_dying *dying;
     size_t dying_count, dying_capacity;

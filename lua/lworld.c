@@ -138,6 +138,8 @@ static int traceback(lua_State *L)
 // the step closure's upvalues hold the handler and dispatch (pushing them allocates nothing).
 static void deliver(lcw_world *lw, const cw_contact *contact, int kind)
 {
+    if (!lw->has_callback[kind])
+        return;
     lua_State *L = lw->L;
     if (!lua_checkstack(L, 8)) {
         lw->errors++; // the callback cannot even be called: counted, the step goes on
@@ -191,6 +193,8 @@ static void set_callback(lua_State *L, int world_idx, int slot, int fn_idx)
         lua_pushvalue(L, fn_idx);
     lua_rawseti(L, -2, slot);
     lua_pop(L, 1);
+    lcw_world *lw = lua_touserdata(L, world_idx);
+    lw->has_callback[slot - LCW_W_ON_BEGIN] = !lua_isnil(L, fn_idx);
 }
 
 // cw.world{ cell_size =, manifolds =, stays =, event_arrays =, on_begin =, on_stay =, on_end = }

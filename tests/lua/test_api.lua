@@ -312,7 +312,40 @@ local function sheets()
     w:close()
 end
 
+-- Stays: on in a world made with stays (or on_stay); callbacks set, swapped and removed any time.
+local function stays_and_callbacks()
+    local w = cw.world{ stays = true }
+    local a = w:body{ shape = cw.box(10, 10) }
+    local b = w:body{ shape = cw.box(10, 10), x = 5 }
+    local count = { begin = 0, stay = 0 }
+    w:step() -- no callbacks: the events are kept all the same
+    h.equal(#w:events().begins, 1, "a begin without a callback")
+    w:step()
+    h.equal(#w:events().stays, 1, "a stay without a callback")
+    w:on_stay(function(x, y, contact)
+        count.stay = count.stay + 1
+        h.check(rawequal(x, a) and rawequal(y, b) and contact.depth > 0, "the stay's bodies and contact")
+    end)
+    w:step()
+    w:step()
+    h.equal(count.stay, 2, "on_stay each step")
+    w:on_stay(nil)
+    w:step()
+    h.equal(count.stay, 2, "on_stay removed")
+    h.equal(#a:contacts(), 1, "contacts")
+    h.check(a:contacts()[1].nx > 0.99 and rawequal(a:contacts()[1].body, b), "the contact's normal toward b")
+    w:close()
+    local w2 = cw.world{ on_stay = function() count.stay = count.stay + 1 end }
+    w2:body{ shape = cw.box(4, 4) }
+    w2:body{ shape = cw.box(4, 4), x = 1 }
+    w2:step()
+    w2:step()
+    h.equal(count.stay, 3, "on_stay given at creation turns stays on")
+    w2:close()
+end
+
 h.run("lua api", {
+    { "stays and callbacks", stays_and_callbacks },
     { "bad arguments", bad_arguments },
     { "destroyed bodies and closed worlds", destroyed_and_closed },
     { "errors in callbacks", callback_errors },
