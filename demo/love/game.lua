@@ -62,10 +62,11 @@ end
 
 function Game.new(width, height, seed)
     local g = setmetatable({ width = width, height = height, score = 0, lives = 3, time = 0,
-        hits = 0, bullets_fired = 0, seed = seed or 7, rocks = {}, bullets = {} }, Game)
+        hits = 0, bullets_fired = 0, seed = seed or 7, rocks = 0 }, Game)
     g.art = Game.paint()
     g.sheet = cw.sheet()
-    for name, art in pairs(g.art) do
+    for _, name in ipairs({ "ship", "rock", "pebble" }) do -- a fixed order: pairs() has none
+        local art = g.art[name]
         g.sheet:add_grid(name, art.pixels, art.width, art.height, art.size, art.size, 128)
     end
     g.world = cw.world{ on_begin = function(a, b, contact) g:on_begin(a, b, contact) end }
@@ -92,7 +93,7 @@ function Game:spawn_rock(kind, x, y, size)
         category = ROCK, collides_with = SHIP + BULLET,
         data = { kind = kind, frame = frame, vx = speed * math.cos(heading), vy = speed * math.sin(heading),
             spin = self:random() * 2 - 1 } }
-    self.rocks[rock] = true
+    self.rocks = self.rocks + 1
 end
 
 function Game:fire()
@@ -101,7 +102,6 @@ function Game:fire()
     local bullet = self.world:body{ shape = cw.box(4, 4), origin = { 2, 2 }, x = s.x + dx * 32, y = s.y + dy * 32,
         swept = true, group = -1, category = BULLET, collides_with = ROCK,
         data = { kind = "bullet", vx = dx * 900 + s.data.vx, vy = dy * 900 + s.data.vy, ttl = 0.8 } }
-    self.bullets[bullet] = true
     self.bullets_fired = self.bullets_fired + 1
 end
 
@@ -113,7 +113,7 @@ function Game:on_begin(a, b, contact)
         if not rock:is_valid() or not bullet:is_valid() then return end
         self.hits = self.hits + 1
         self.score = self.score + (rock.data.kind == "rock" and 20 or 50)
-        self.bullets[bullet], self.rocks[rock] = nil, nil
+        self.rocks = self.rocks - 1
         bullet:destroy()
         if rock.data.kind == "rock" then
             for _ = 1, 2 do self:spawn_rock("pebble", rock.x, rock.y, 24) end
@@ -159,23 +159,25 @@ function Game:update(dt, input)
         self:fire()
         self.cooldown = 0.12
     end
-    for bullet in pairs(self.bullets) do
-        local b = bullet.data
-        b.ttl = b.ttl - dt
-        if b.ttl <= 0 then
-            self.bullets[bullet] = nil
-            bullet:destroy()
-        else
-            bullet:move_to(bullet.x + b.vx * dt, bullet.y + b.vy * dt)
-            self:wrap(bullet, 2)
+    -- Every body in index order (never pairs() over objects: its order follows memory addresses,
+    -- and the order of destroys decides which slots new bodies take, so the game would differ
+    -- from run to run).
+    for _, body in ipairs(self.world:bodies()) do
+        local b = body.data
+        if b.kind == "bullet" then
+            b.ttl = b.ttl - dt
+            if b.ttl <= 0 then
+                body:destroy()
+            else
+                body:move_to(body.x + b.vx * dt, body.y + b.vy * dt)
+                self:wrap(body, 2)
+            end
+        elseif b.kind == "rock" or b.kind == "pebble" then
+            body:move_to(body.x + b.vx * dt, body.y + b.vy * dt, body.rotation + b.spin * dt)
+            self:wrap(body, 48)
         end
     end
-    for rock in pairs(self.rocks) do
-        local r = rock.data
-        rock:move_to(rock.x + r.vx * dt, rock.y + r.vy * dt, rock.rotation + r.spin * dt)
-        self:wrap(rock, 48)
-    end
-    if next(self.rocks) == nil then -- a new wave
+    if self.rocks == 0 then -- a new wave
         for _ = 1, 8 do self:spawn_rock("rock", nil, nil, 48) end
     end
     self.world:step()
