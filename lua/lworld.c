@@ -268,7 +268,12 @@ static void close_world(lua_State *L, lcw_world *lw, int world_idx)
             lua_pop(L, 1);
         }
     }
-    lua_pop(L, 2);
+    lua_pop(L, 1);
+    lua_pushboolean(L, false); // the world keeps no body objects (nor their data) once closed
+    lua_rawseti(L, -2, LCW_W_BODIES);
+    lua_pushboolean(L, false);
+    lua_rawseti(L, -2, LCW_W_GRAVE);
+    lua_pop(L, 1);
     cw_world_destroy(lw->world);
     lw->world = NULL;
     lcw_realloc(L, lw->dying, lw->dying_capacity * sizeof *lw->dying, 0);

@@ -251,6 +251,15 @@ local function lifetimes()
     collectgarbage()
     collectgarbage()
     h.equal(weak_world[1], nil, "an unreferenced world is collected (and destroys its bodies)")
+    local w4 = cw.world()
+    do
+        local b = w4:body{ shape = cw.box(1, 1), data = { closed = true } }
+        weak[2] = b.data
+    end
+    w4:close()
+    collectgarbage()
+    collectgarbage()
+    h.equal(weak[2], nil, "a closed world keeps no body's data")
     for _ = 1, 50 do -- many short-lived worlds, sheets and masks
         local s = cw.sheet()
         s:add_grid("a", solid(16, 16), 16, 16, 4, 4)
