@@ -23,7 +23,7 @@ ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize
 
 .PHONY: FORCE install uninstall check-exports check-install check-cxx fuzz fuzz-build deps-fuzz docs
 .PHONY: all test unit asan valgrind bench demo demo-headless demo-selftest example clean deps deps-lib deps-demo
-.PHONY: lua lua-test lua-oom lua-valgrind install-lua uninstall-lua deps-lua
+.PHONY: deps-bench lua lua-test lua-oom lua-valgrind install-lua uninstall-lua deps-lua
 all: libcollworld.a libcollworld.so
 
 libcollworld.a: $(LIB_OBJ)
@@ -205,8 +205,23 @@ $(BUILD)/bench_%: bench/bench_%.c $(BENCH_SHARED) $(wildcard bench/*.h) libcollw
 	@mkdir -p $(BUILD)
 	$(CC) $(CFLAGS) -o $@ $< $(BENCH_SHARED) libcollworld.a $(LDLIBS)
 
-bench: $(BENCH_BINS) $(LUA_MODULES)
+# The peers (bench/bench_peers.cpp): Box2D 2.4 and Chipmunk 7 from Debian, for the benchmark only.
+MISSING_PEER_PKGS = $(if $(call have_header,box2d/b2_broad_phase.h),,libbox2d-dev) \
+                    $(if $(call have_header,chipmunk/chipmunk.h),,libchipmunk-dev) $(if $(shell command -v $(CXX)),,g++)
+deps-bench:
+	$(call install_packages,$(strip $(MISSING_PEER_PKGS)))
+
+$(BUILD)/bench_peers: bench/bench_peers.cpp $(BENCH_SHARED) $(wildcard bench/*.h) libcollworld.a | deps-bench
+	@mkdir -p $(BUILD)/bench-shared
+	@for f in $(BENCH_SHARED); do \
+	    $(CC) $(CFLAGS) -c $$f -o $(BUILD)/bench-shared/$$(basename $$f .c).o || exit 1; \
+	done
+	$(CXX) -std=c++17 -Wall -Wextra -Wpedantic $(OPT) -Iinclude -Ibench -o $@ $< \
+	    $(patsubst bench/%.c,$(BUILD)/bench-shared/%.o,$(BENCH_SHARED)) libcollworld.a -lbox2d -lchipmunk $(LDLIBS)
+
+bench: $(BENCH_BINS) $(BUILD)/bench_peers $(LUA_MODULES)
 	@for b in $(BENCH_BINS); do ./$$b || exit 1; done
+	./$(BUILD)/bench_peers
 	@for lua in $(LUA_FLAVOURS); do LUA_CPATH="$(BUILD)/$$lua/?.so" $$lua bench/bench_lua.lua || exit 1; done
 
 # --- packaging: install, pkg-config, exported symbols, consumers, C++ ---

@@ -39,6 +39,7 @@
 
 #include "collworld.h"
 #include "world_scene.h"
+#include "measure.h"
 #include "world_yardstick.h"
 
 #define DEFAULT_SEED 2024u
@@ -114,96 +115,7 @@ static void count_free(void *memory, size_t size, void *context) {
 // ---------------------------------------------------------------------------------------------------
 // Time and memory.
 
-static double now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-static int cmp_double(const void *x, const void *y) {
-    const double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
-/// Median of v[0..n) (sorts a copy); 0 for n == 0.
-static double median(const double *v, int n) {
-    if (n <= 0) {
-        return 0.0;
-    }
-    double *c = malloc(sizeof(double) * (size_t)n);
-    if (c == NULL) {
-        return v[0];
-    }
-    memcpy(c, v, sizeof(double) * (size_t)n);
-    qsort(c, (size_t)n, sizeof(double), cmp_double);
-    const double m = (n % 2) ? c[n / 2] : 0.5 * (c[n / 2 - 1] + c[n / 2]);
-    free(c);
-    return m;
-}
-
-static double min_of(const double *v, int n) {
-    double m = n > 0 ? v[0] : 0.0;
-    for (int i = 1; i < n; i++) {
-        m = v[i] < m ? v[i] : m;
-    }
-    return m;
-}
-
-static double max_of(const double *v, int n) {
-    double m = n > 0 ? v[0] : 0.0;
-    for (int i = 1; i < n; i++) {
-        m = v[i] > m ? v[i] : m;
-    }
-    return m;
-}
-
-/// Peak RSS of the process in KiB (getrusage ru_maxrss).
-static long peak_rss_kb(void) {
-    struct rusage ru;
-    if (getrusage(RUSAGE_SELF, &ru) != 0) {
-        return -1;
-    }
-    return ru.ru_maxrss;
-}
-
-/// Current RSS in KiB from /proc/self/status, or -1.
-static long current_rss_kb(void) {
-    FILE *f = fopen("/proc/self/status", "r");
-    if (f == NULL) {
-        return -1;
-    }
-    char line[256];
-    long kb = -1;
-    while (fgets(line, sizeof line, f) != NULL) {
-        if (strncmp(line, "VmRSS:", 6) == 0) {
-            kb = strtol(line + 6, NULL, 10);
-            break;
-        }
-    }
-    fclose(f);
-    return kb;
-}
-
-/// Resets the kernel's peak-RSS mark (and so ru_maxrss) to the current RSS; Linux only. False if
-/// that is not possible, in which case ru_maxrss is the peak of the whole process so far.
-static bool reset_peak_rss(void) {
-    FILE *f = fopen("/proc/self/clear_refs", "w");
-    if (f == NULL) {
-        return false;
-    }
-    const bool ok = fputs("5", f) >= 0;
-    return fclose(f) == 0 && ok;
-}
-
 static bool g_peak_resettable;
-
-/// Gives freed heap memory back to the system where the C library can (glibc), so that the RSS
-/// before a run does not include what the previous run freed.
-static void trim_heap(void) {
-#if defined(__GLIBC__)
-    (void)malloc_trim(0);
-#endif
-}
 
 // ---------------------------------------------------------------------------------------------------
 // Contact callbacks.
@@ -357,17 +269,17 @@ static bool run_collworld(ws_scene *s, const options *o, result *r) {
     if (ok) {
         memset(ids, 0, sizeof(cw_body_id) * (size_t)s->n); // resident before the baseline is taken
         ws_scene_reset(s);
-        trim_heap();
-        g_peak_resettable = reset_peak_rss();
-        r->rss_before_cw = current_rss_kb();
+        bm_trim_heap();
+        g_peak_resettable = bm_reset_peak_rss();
+        r->rss_before_cw = bm_current_rss_kb();
         g_alloc.peak = g_alloc.live;
         const size_t live_before = g_alloc.live;
         const unsigned long long a0 = g_alloc.allocs;
         cw_clear_error();
-        const double t0 = now_ms();
+        const double t0 = bm_now_ms();
         w = make_world(o, count_begin, count_end, &cb, true);
         ok = w != NULL && add_bodies(w, s, ids);
-        r->create_ms = now_ms() - t0;
+        r->create_ms = bm_now_ms() - t0;
         if (w == NULL) {
             fprintf(stderr, "bench_world: cw_world_create failed: %s\n", cw_last_error());
         }
@@ -376,10 +288,10 @@ static bool run_collworld(ws_scene *s, const options *o, result *r) {
         for (int f = 1; ok && f <= W; f++) {
             ws_scene_advance(s);
             r->errors += push_transforms(w, s, ids);
-            const double ts = now_ms();
+            const double ts = bm_now_ms();
             cw_world_step(w);
             if (f == 1) {
-                r->first_step_ms = now_ms() - ts;
+                r->first_step_ms = bm_now_ms() - ts;
             }
             const cw_world_stats st = cw_world_get_stats(w);
             if (f > 1) { // the first step's begins are every touching pair
@@ -395,11 +307,11 @@ static bool run_collworld(ws_scene *s, const options *o, result *r) {
         double sum_c = 0, sum_t = 0, sum_touch = 0, sum_b = 0, sum_e = 0, sum_m = 0;
         for (int k = 0; ok && k < F; k++) {
             ws_scene_advance(s);
-            const double ta = now_ms();
+            const double ta = bm_now_ms();
             r->errors += push_transforms(w, s, ids);
-            const double tb = now_ms();
+            const double tb = bm_now_ms();
             cw_world_step(w);
-            const double tc = now_ms();
+            const double tc = bm_now_ms();
             const cw_world_stats st = cw_world_get_stats(w);
             total[k] = tc - ta;
             xf[k] = tb - ta;
@@ -432,19 +344,19 @@ static bool run_collworld(ws_scene *s, const options *o, result *r) {
         r->frees_timed = g_alloc.frees - f2;
         r->cb_begin_total = cb.begins;
         r->cb_end_total = cb.ends;
-        r->rss_peak_cw = peak_rss_kb();
+        r->rss_peak_cw = bm_peak_rss_kb();
         r->cw_live_bytes = g_alloc.live - live_before;
         r->cw_peak_bytes = g_alloc.peak - live_before;
         if (ok) {
             r->cw_frames = F;
-            r->cw_ms = median(total, F);
-            r->cw_min = min_of(total, F);
-            r->cw_max = max_of(total, F);
-            r->xf_ms = median(xf, F);
-            r->step_ms = median(step, F);
-            r->broad_ms = median(broad, F);
-            r->narrow_ms = median(narrow, F);
-            r->events_ms = median(events, F);
+            r->cw_ms = bm_median(total, F);
+            r->cw_min = bm_min(total, F);
+            r->cw_max = bm_max(total, F);
+            r->xf_ms = bm_median(xf, F);
+            r->step_ms = bm_median(step, F);
+            r->broad_ms = bm_median(broad, F);
+            r->narrow_ms = bm_median(narrow, F);
+            r->events_ms = bm_median(events, F);
             r->cw_candidates = sum_c / F;
             r->cw_tests = sum_t / F;
             r->cw_touching = sum_touch / F;
@@ -474,9 +386,9 @@ static bool run_yardstick(ws_scene *s, const options *o, result *r) {
     ys_state y;
     bool ok = total && prep && sort && sweep;
     ws_scene_reset(s);
-    trim_heap();
-    g_peak_resettable = reset_peak_rss() && g_peak_resettable;
-    r->rss_before_ys = current_rss_kb();
+    bm_trim_heap();
+    g_peak_resettable = bm_reset_peak_rss() && g_peak_resettable;
+    r->rss_before_ys = bm_current_rss_kb();
     ok = ok && ys_init(&y, s->n);
     if (!ok) {
         free(total);
@@ -502,9 +414,9 @@ static bool run_yardstick(ws_scene *s, const options *o, result *r) {
             break;
         }
         ws_scene_advance(s);
-        const double ta = now_ms();
+        const double ta = bm_now_ms();
         const ys_counts c = ys_frame(&y, s);
-        const double tb = now_ms();
+        const double tb = bm_now_ms();
         total[k] = tb - ta;
         prep[k] = y.prep_ms;
         sort[k] = y.sort_ms;
@@ -521,14 +433,14 @@ static bool run_yardstick(ws_scene *s, const options *o, result *r) {
             r->count_max_diff = d > r->count_max_diff ? d : r->count_max_diff;
         }
     }
-    r->rss_peak_ys = peak_rss_kb();
+    r->rss_peak_ys = bm_peak_rss_kb();
     r->ys_frames = k;
-    r->ys_ms = median(total, k);
-    r->ys_min = min_of(total, k);
-    r->ys_max = max_of(total, k);
-    r->ys_prep_ms = median(prep, k);
-    r->ys_sort_ms = median(sort, k);
-    r->ys_sweep_ms = median(sweep, k);
+    r->ys_ms = bm_median(total, k);
+    r->ys_min = bm_min(total, k);
+    r->ys_max = bm_max(total, k);
+    r->ys_prep_ms = bm_median(prep, k);
+    r->ys_sort_ms = bm_median(sort, k);
+    r->ys_sweep_ms = bm_median(sweep, k);
     r->ys_candidates = sum_c / k;
     r->ys_tests = sum_t / k;
     r->ys_touching = sum_touch / k;
@@ -727,7 +639,7 @@ static void check_sets(ws_scene *s, const options *o, result *r) {
     y.fixed_point = o->fixed_point;
     y.direct = true;
     y.record = true;
-    trim_heap();
+    bm_trim_heap();
     ws_scene_reset(s);
     cw_world *w = make_world(o, record_begin, record_end, &rec, false);
     bool ok = w != NULL && add_bodies(w, s, ids);
@@ -775,12 +687,12 @@ static void check_sets(ws_scene *s, const options *o, result *r) {
         if (f == last) {
             // How long cw_overlap() alone takes on this frame's candidate pairs (world narrow_ms compares).
             long touching = 0;
-            const double t0 = now_ms();
+            const double t0 = bm_now_ms();
             for (size_t k = 0; k < y.candidates.count; k++) {
                 const int i = key_i(y.candidates.items[k]), j = key_j(y.candidates.items[k]);
                 touching += cw_overlap(&s->shape[i], &s->xf[i], &s->shape[j], &s->xf[j], NULL);
             }
-            r->direct_ms = now_ms() - t0;
+            r->direct_ms = bm_now_ms() - t0;
             r->direct_count = (long)y.candidates.count;
             r->direct_touching = touching;
         }
@@ -981,8 +893,8 @@ static bool run_collworld_repeated(ws_scene *s, const options *o, result *r) {
         }
     }
     *r = runs[m];
-    r->cw_runs_min = min_of(ms, REPEATS);
-    r->cw_runs_max = max_of(ms, REPEATS);
+    r->cw_runs_min = bm_min(ms, REPEATS);
+    r->cw_runs_max = bm_max(ms, REPEATS);
     return ok;
 }
 
@@ -996,8 +908,8 @@ static bool run_yardstick_repeated(ws_scene *s, const options *o, result *r) {
         ms[k] = runs[k].ys_ms;
     }
     *r = runs[median_index(ms, REPEATS)];
-    r->ys_runs_min = min_of(ms, REPEATS);
-    r->ys_runs_max = max_of(ms, REPEATS);
+    r->ys_runs_min = bm_min(ms, REPEATS);
+    r->ys_runs_max = bm_max(ms, REPEATS);
     return ok;
 }
 
