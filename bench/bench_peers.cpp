@@ -22,7 +22,11 @@
 /// timed frames; ms/frame is the median over frames, then over repeats. Peak memory: the growth of
 /// the process's peak RSS over a run (the kernel's peak mark is reset before each).
 ///
+/// Then a scaling run, boxes from 1k to 1M: ms/frame and bytes a body per side, as a table and as
+/// two log-log plots (build/scaling-time.svg, build/scaling-memory.svg).
+///
 /// usage: bench_peers [--boxes N,N,...] [--masks N,N,...] [--frames F] [--warmup W] [--repeats R]
+///                    [--check-frames C] [--scaling N,N,...] [--svg PREFIX]
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -38,6 +42,7 @@
 
 extern "C" {
 #include "measure.h"
+#include "svg_plot.h"
 #include "world_scene.h"
 #include "world_yardstick.h"
 }
@@ -402,6 +407,7 @@ Check check(ws_scene *s, int frames) {
 struct Timing {
     double ms = 0;         // median ms/frame of the run
     double peak_mb = 0;    // peak RSS growth over the run
+    double own_bytes = 0;  // collworld: the library's own peak (counting allocator); else 0
     long touching = 0;     // touching pairs in the last frame
 };
 
@@ -411,6 +417,8 @@ Timing timed_run(Side *side, ws_scene *s, int warmup, int frames) {
     bm_trim_heap();
     bm_reset_peak_rss();
     const long before = bm_current_rss_kb();
+    const double own_before = bm_collworld_live();
+    bm_collworld_reset_peak();
     if (!side->init(s)) {
         std::fprintf(stderr, "bench_peers: %s could not start\n", side->name());
         std::exit(1);
@@ -429,12 +437,15 @@ Timing timed_run(Side *side, ws_scene *s, int warmup, int frames) {
     }
     t.ms = bm_median(ms.data(), frames);
     t.peak_mb = (double)(bm_peak_rss_kb() - before) / 1024.0;
+    t.own_bytes = bm_collworld_peak() - own_before;
     return t;
 }
 
 struct Options {
-    std::vector<int> boxes{10000, 50000, 100000}, masks{10000};
+    std::vector<int> boxes{10000, 50000, 100000}, masks{10000, 50000};
+    std::vector<int> scaling{1000, 3000, 10000, 30000, 100000, 300000, 1000000};
     int frames = 10, warmup = 3, repeats = 3, check_frames = 13;
+    std::string svg_prefix = "build/scaling";
 };
 
 std::vector<int> parse_list(const char *text) {
@@ -461,13 +472,45 @@ Options parse(int argc, char **argv) {
         else if (a == "--warmup") o.warmup = std::max(0, std::atoi(argv[i + 1]));
         else if (a == "--repeats") o.repeats = std::max(1, std::atoi(argv[i + 1]));
         else if (a == "--check-frames") o.check_frames = std::max(0, std::atoi(argv[i + 1]));
+        else if (a == "--scaling") o.scaling = parse_list(argv[i + 1]);
+        else if (a == "--svg") o.svg_prefix = argv[i + 1];
         else {
             std::fprintf(stderr, "usage: bench_peers [--boxes N,N] [--masks N,N] [--frames F] [--warmup W] "
-                                 "[--repeats R] [--check-frames C]\n");
+                                 "[--repeats R] [--check-frames C] [--scaling N,N] [--svg PREFIX]\n");
             std::exit(2);
         }
     }
     return o;
+}
+
+// Every side's median ms/frame, peak RSS growth and (collworld) own bytes, over interleaved repeats.
+struct Result {
+    std::vector<std::string> names;
+    std::vector<double> ms, mb, own_bytes;
+};
+
+Result measure(ws_scene *s, int warmup, int frames, int repeats) {
+    std::vector<std::vector<Timing>> runs(SIDE_COUNT);
+    Result r;
+    for (int k = 0; k < repeats; k++) { // interleaved: each repeat runs every side once, from scratch
+        for (size_t side = 0; side < SIDE_COUNT; side++) {
+            std::unique_ptr<Side> made = make_side(side);
+            runs[side].push_back(timed_run(made.get(), s, warmup, frames));
+            if (k == 0) {
+                r.names.push_back(made->name());
+            }
+        }
+    }
+    for (size_t side = 0; side < SIDE_COUNT; side++) {
+        std::vector<double> ms, mb, own;
+        for (const Timing &t : runs[side]) {
+            ms.push_back(t.ms), mb.push_back(t.peak_mb), own.push_back(t.own_bytes);
+        }
+        r.ms.push_back(bm_median(ms.data(), (int)ms.size()));
+        r.mb.push_back(bm_median(mb.data(), (int)mb.size()));
+        r.own_bytes.push_back(bm_median(own.data(), (int)own.size()));
+    }
+    return r;
 }
 
 void run(ws_kind kind, int n, const Options &o, const ws_sprite *sprites) {
@@ -477,40 +520,82 @@ void run(ws_kind kind, int n, const Options &o, const ws_sprite *sprites) {
         std::exit(1);
     }
     const Check c = check(&s, o.check_frames);
-    std::vector<std::vector<Timing>> runs(SIDE_COUNT);
-    std::vector<std::string> names;
-    for (int r = 0; r < o.repeats; r++) { // interleaved: each repeat runs every side once, from scratch
-        for (size_t k = 0; k < SIDE_COUNT; k++) {
-            std::unique_ptr<Side> side = make_side(k);
-            runs[k].push_back(timed_run(side.get(), &s, o.warmup, o.frames));
-            if (r == 0) {
-                names.push_back(side->name());
-            }
-        }
-    }
+    const Result r = measure(&s, o.warmup, o.frames, o.repeats);
     std::printf("\n%s, %d bodies: %ld frames checked, %.0f touching pairs a frame; peers vs the yardstick: %ld "
                 "pairs differ; collworld vs the yardstick: %ld%s\n",
                 kind == WS_BOXES ? "boxes" : "masks", n, c.frames, c.frames ? (double)c.pairs / c.frames : 0.0,
                 c.peer_mismatches, c.collworld_mismatches,
                 kind == WS_MASKS ? " (the textbook test samples one point a texel)" : "");
-    std::printf("| side | ms/frame | vs collworld | peak MB |\n|---|---:|---:|---:|\n");
-    std::vector<double> median_ms(SIDE_COUNT);
+    std::printf("| side | ms/frame | its time / collworld's | peak RSS growth, MB |\n|---|---:|---:|---:|\n");
     for (size_t k = 0; k < SIDE_COUNT; k++) {
-        std::vector<double> ms, mb;
-        for (const Timing &t : runs[k]) {
-            ms.push_back(t.ms), mb.push_back(t.peak_mb);
-        }
-        median_ms[k] = bm_median(ms.data(), (int)ms.size());
-        std::printf("| %s | %.2f | %.2fx | %.1f |\n", names[k].c_str(), median_ms[k], median_ms[k] / median_ms[0],
-                    bm_median(mb.data(), (int)mb.size()));
+        std::printf("| %s | %.2f | %.2fx | %.1f |\n", r.names[k].c_str(), r.ms[k], r.ms[k] / r.ms[0], r.mb[k]);
     }
+    std::printf("collworld's own peak (counting allocator): %.1f MB, %.0f bytes a body\n", r.own_bytes[0] / 1048576.0,
+                r.own_bytes[0] / n);
     ws_scene_free(&s);
+}
+
+// Boxes from 1k to 1M bodies: ms/frame and bytes a body for every side, as a table and two plots.
+void scaling(const Options &o) {
+    if (o.scaling.empty()) {
+        return;
+    }
+    const size_t points = o.scaling.size();
+    std::vector<std::vector<double>> ms(SIDE_COUNT, std::vector<double>(points)),
+        bytes(SIDE_COUNT, std::vector<double>(points));
+    std::vector<double> xs(points);
+    std::vector<std::string> names;
+    std::printf("\nscaling, boxes: ms/frame (bytes a body: collworld's own peak, the peers' peak RSS growth)\n| bodies |");
+    for (size_t p = 0; p < points; p++) {
+        const int n = o.scaling[p];
+        ws_scene s;
+        if (!ws_scene_init(&s, WS_BOXES, n, 2024u, nullptr)) {
+            std::fprintf(stderr, "bench_peers: out of memory for the scene\n");
+            std::exit(1);
+        }
+        const int frames = n >= 300000 ? 3 : o.frames, repeats = n >= 300000 ? 1 : o.repeats;
+        const Result r = measure(&s, n >= 300000 ? 1 : o.warmup, frames, repeats);
+        ws_scene_free(&s);
+        if (p == 0) {
+            names = r.names;
+            for (const std::string &name : names) {
+                std::printf(" %s |", name.c_str());
+            }
+            std::printf("\n|---:|");
+            for (size_t k = 0; k < SIDE_COUNT; k++) {
+                std::printf("---:|");
+            }
+            std::printf("\n");
+        }
+        xs[p] = n;
+        std::printf("| %d |", n);
+        for (size_t k = 0; k < SIDE_COUNT; k++) {
+            ms[k][p] = r.ms[k];
+            bytes[k][p] = (k == 0 ? r.own_bytes[k] : r.mb[k] * 1048576.0) / n;
+            std::printf(" %.2f ms, %.0f B |", ms[k][p], bytes[k][p]);
+        }
+        std::printf("\n");
+        std::fflush(stdout);
+    }
+    static const char *const colors[] = {"#d62728", "#1f77b4", "#2ca02c", "#9467bd"};
+    std::vector<svg_series> time_lines, memory_lines;
+    for (size_t k = 0; k < SIDE_COUNT; k++) {
+        time_lines.push_back({names[k].c_str(), colors[k], xs.data(), ms[k].data(), (int)points});
+        memory_lines.push_back({names[k].c_str(), colors[k], xs.data(), bytes[k].data(), (int)points});
+    }
+    const std::string time_svg = o.svg_prefix + "-time.svg", memory_svg = o.svg_prefix + "-memory.svg";
+    const bool ok = svg_loglog(time_svg.c_str(), "Moving boxes: time per frame", "bodies", "ms per frame",
+                               time_lines.data(), (int)SIDE_COUNT) &&
+                    svg_loglog(memory_svg.c_str(), "Moving boxes: memory per body", "bodies", "bytes per body",
+                               memory_lines.data(), (int)SIDE_COUNT);
+    std::printf("%s %s and %s\n", ok ? "wrote" : "could not write", time_svg.c_str(), memory_svg.c_str());
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
     const Options o = parse(argc, argv);
+    bm_count_collworld_memory();
     ws_sprite sprites[WS_SPRITE_COUNT];
     if (!ws_sprites_build(sprites)) {
         std::fprintf(stderr, "bench_peers: the sprites could not be built\n");
@@ -525,6 +610,7 @@ int main(int argc, char **argv) {
     for (int n : o.masks) {
         run(WS_MASKS, n, o, sprites);
     }
+    scaling(o);
     ws_sprites_free(sprites);
     return 0;
 }

@@ -4,6 +4,8 @@
 
 #include "measure.h"
 
+#include "collworld.h"
+
 #include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,4 +93,38 @@ void bm_trim_heap(void) {
 #if defined(__GLIBC__)
     (void)malloc_trim(0);
 #endif
+}
+
+static size_t g_live, g_peak;
+
+static void *counting_alloc(size_t size, void *context) {
+    (void)context;
+    void *p = malloc(size);
+    if (p != NULL) {
+        g_live += size;
+        g_peak = g_live > g_peak ? g_live : g_peak;
+    }
+    return p;
+}
+
+static void counting_free(void *memory, size_t size, void *context) {
+    (void)context;
+    g_live -= size;
+    free(memory);
+}
+
+bool bm_count_collworld_memory(void) {
+    return cw_set_allocator(counting_alloc, counting_free, NULL);
+}
+
+void bm_collworld_reset_peak(void) {
+    g_peak = g_live;
+}
+
+double bm_collworld_live(void) {
+    return (double)g_live;
+}
+
+double bm_collworld_peak(void) {
+    return (double)g_peak;
 }

@@ -28,6 +28,14 @@ bool bm_reset_peak_rss(void);
 /// before a run does not include what the previous run freed.
 void bm_trim_heap(void);
 
+/// Installs a counting allocator as collworld's (cw_set_allocator over malloc/free): then
+/// bm_collworld_live() and bm_collworld_peak() say what the library holds, now and at most since
+/// bm_collworld_reset_peak().
+bool bm_count_collworld_memory(void);
+void bm_collworld_reset_peak(void);
+double bm_collworld_live(void);
+double bm_collworld_peak(void);
+
 #ifdef __cplusplus
 }
 #endif
