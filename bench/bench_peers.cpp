@@ -22,12 +22,14 @@
 /// timed frames; ms/frame is the median over frames, then over repeats. Peak memory: the growth of
 /// the process's peak RSS over a run (the kernel's peak mark is reset before each).
 ///
-/// Then a scaling run, boxes from 1k to 1M: ms/frame and bytes a body per side, as a table and as
+/// Then a scaling run, boxes from 1k to 1M at a constant density (the 10k scene's; the world grows
+/// with the bodies): ms/frame and bytes a body per side, as a table and as
 /// two log-log plots (build/scaling-time.svg, build/scaling-memory.svg).
 ///
 /// usage: bench_peers [--boxes N,N,...] [--masks N,N,...] [--frames F] [--warmup W] [--repeats R]
 ///                    [--check-frames C] [--scaling N,N,...] [--svg PREFIX]
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -545,7 +547,8 @@ void scaling(const Options &o) {
         bytes(SIDE_COUNT, std::vector<double>(points));
     std::vector<double> xs(points);
     std::vector<std::string> names;
-    std::printf("\nscaling, boxes: ms/frame (bytes a body: collworld's own peak, the peers' peak RSS growth)\n| bodies |");
+    std::printf("\nscaling, boxes at the density of 10k in 8192 x 8192 (the world grows with the bodies): ms/frame "
+                "(bytes a body: collworld's own peak, the peers' peak RSS growth)\n| bodies |");
     for (size_t p = 0; p < points; p++) {
         const int n = o.scaling[p];
         ws_scene s;
@@ -553,6 +556,7 @@ void scaling(const Options &o) {
             std::fprintf(stderr, "bench_peers: out of memory for the scene\n");
             std::exit(1);
         }
+        ws_scene_set_size(&s, (float)(WS_WORLD_SIZE * std::sqrt(n / 10000.0))); // the density of 10k in 8192^2
         const int frames = n >= 300000 ? 3 : o.frames, repeats = n >= 300000 ? 1 : o.repeats;
         const Result r = measure(&s, n >= 300000 ? 1 : o.warmup, frames, repeats);
         ws_scene_free(&s);

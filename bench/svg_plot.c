@@ -37,16 +37,30 @@ static bool find_frame(const svg_series *series, int count, frame *f) {
     return true;
 }
 
+// 1000 -> "1k", 1e6 -> "1M", 0.1 -> "0.1".
+static void tick_label(char *out, size_t size, double v) {
+    if (v >= 1e6) {
+        snprintf(out, size, "%gM", v / 1e6);
+    } else if (v >= 1e3) {
+        snprintf(out, size, "%gk", v / 1e3);
+    } else {
+        snprintf(out, size, "%g", v);
+    }
+}
+
 static void axes(FILE *out, const frame *f, const char *x_label, const char *y_label) {
+    char label[32];
     for (double d = f->lx0; d <= f->lx1; d++) {
         const double x = px(f, pow(10, d));
         fprintf(out, "<line x1='%.1f' y1='%d' x2='%.1f' y2='%d' stroke='#ddd'/>\n", x, TOP, x, HEIGHT - BOTTOM);
-        fprintf(out, "<text x='%.1f' y='%d' text-anchor='middle'>%g</text>\n", x, HEIGHT - BOTTOM + 18, pow(10, d));
+        tick_label(label, sizeof label, pow(10, d));
+        fprintf(out, "<text x='%.1f' y='%d' text-anchor='middle'>%s</text>\n", x, HEIGHT - BOTTOM + 18, label);
     }
     for (double d = f->ly0; d <= f->ly1; d++) {
         const double y = py(f, pow(10, d));
         fprintf(out, "<line x1='%d' y1='%.1f' x2='%d' y2='%.1f' stroke='#ddd'/>\n", LEFT, y, WIDTH - RIGHT, y);
-        fprintf(out, "<text x='%d' y='%.1f' text-anchor='end'>%g</text>\n", LEFT - 6, y + 4, pow(10, d));
+        tick_label(label, sizeof label, pow(10, d));
+        fprintf(out, "<text x='%d' y='%.1f' text-anchor='end'>%s</text>\n", LEFT - 6, y + 4, label);
     }
     fprintf(out, "<text x='%d' y='%d' text-anchor='middle'>%s</text>\n", (LEFT + WIDTH - RIGHT) / 2, HEIGHT - 12,
             x_label);

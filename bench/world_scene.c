@@ -85,6 +85,7 @@ bool ws_scene_init(ws_scene *s, ws_kind kind, int n, uint64_t seed, const ws_spr
     s->n = n;
     s->seed = seed;
     s->sprites = sprites;
+    s->size = WS_WORLD_SIZE;
     const size_t count = (size_t)(n > 0 ? n : 1);
     s->shape = malloc(count * sizeof *s->shape);
     s->sprite = malloc(count * sizeof *s->sprite);
@@ -100,14 +101,19 @@ bool ws_scene_init(ws_scene *s, ws_kind kind, int n, uint64_t seed, const ws_spr
     return true;
 }
 
+void ws_scene_set_size(ws_scene *s, float size) {
+    s->size = size;
+    ws_scene_reset(s);
+}
+
 void ws_scene_reset(ws_scene *s) {
     bench_rng r = bench_rng_make(s->seed ^ (s->kind == WS_MASKS ? 0x4D41534Bull : 0x424F58ull));
     for (int i = 0; i < s->n; i++) {
         const double w = bench_rng_range(&r, WS_MIN_SIZE, WS_MAX_SIZE);
         const double h = bench_rng_range(&r, WS_MIN_SIZE, WS_MAX_SIZE);
         cw_transform t = cw_default_transform();
-        t.position.x = (float)bench_rng_range(&r, 0.0, (double)WS_WORLD_SIZE);
-        t.position.y = (float)bench_rng_range(&r, 0.0, (double)WS_WORLD_SIZE);
+        t.position.x = (float)bench_rng_range(&r, 0.0, (double)s->size);
+        t.position.y = (float)bench_rng_range(&r, 0.0, (double)s->size);
         t.rotation = (float)bench_rng_range(&r, -WS_PI, WS_PI);
         if (s->kind == WS_BOXES) {
             s->shape[i] = cw_shape_box((float)w, (float)h);
@@ -132,7 +138,7 @@ void ws_scene_reset(ws_scene *s) {
 }
 
 void ws_scene_advance(ws_scene *s) {
-    const float size = WS_WORLD_SIZE, pi = (float)WS_PI, two_pi = (float)(2.0 * WS_PI);
+    const float size = s->size, pi = (float)WS_PI, two_pi = (float)(2.0 * WS_PI);
     for (int i = 0; i < s->n; i++) {
         cw_transform *t = &s->xf[i];
         cw_vec2 *v = &s->vel[i];

@@ -66,11 +66,16 @@ typedef struct ws_scene {
     cw_vec2 *vel;       ///< Units per frame.
     float *spin;        ///< Rad per frame.
     const ws_sprite *sprites; ///< Masks: the sprites the shapes borrow.
+    float size;         ///< Side of the square world: WS_WORLD_SIZE unless ws_scene_set_size() changed it.
 } ws_scene;
 
 /// Allocates a scene of `n` bodies (with malloc, not through collworld) and puts it in its initial
 /// state. `sprites` is needed for masks only. False if memory runs out.
 bool ws_scene_init(ws_scene *s, ws_kind kind, int n, uint64_t seed, const ws_sprite *sprites);
+
+/// Makes the world `size` units a side (the same bodies spread over it: the density changes) and
+/// puts the scene back in its initial state.
+void ws_scene_set_size(ws_scene *s, float size);
 
 /// Puts the scene back in its initial state (frame 0): same seed, same bodies, same motion.
 void ws_scene_reset(ws_scene *s);
