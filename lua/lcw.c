@@ -135,6 +135,13 @@ static cw_transform check_transform(lua_State *L, int arg)
     return t;
 }
 
+cw_vec2 lcw_check_vec2(lua_State *L, int arg)
+{
+    const lua_Number x = luaL_checknumber(L, arg); // sequenced: an initializer list is not
+    const lua_Number y = luaL_checknumber(L, arg + 1);
+    return (cw_vec2){(float)x, (float)y};
+}
+
 cw_query_filter lcw_opt_filter(lua_State *L, int idx)
 {
     static const char *const keys[] = {"category", "collides_with", NULL};
@@ -284,7 +291,8 @@ static int mask_size(lua_State *L)
 static int mask_get(lua_State *L)
 {
     const lcw_mask *mask = check_mask(L, 1);
-    lua_pushboolean(L, cw_mask_get(mask->mask, (int)luaL_checkinteger(L, 2), (int)luaL_checkinteger(L, 3)));
+    const int x = (int)luaL_checkinteger(L, 2), y = (int)luaL_checkinteger(L, 3); // in argument order
+    lua_pushboolean(L, cw_mask_get(mask->mask, x, y));
     return 1;
 }
 
@@ -316,8 +324,10 @@ static int mask_tostring(lua_State *L)
 
 static int overlap(lua_State *L)
 {
-    cw_shape a = lcw_check_shape(L, 1), b = lcw_check_shape(L, 3);
-    cw_transform ta = check_transform(L, 2), tb = check_transform(L, 4);
+    cw_shape a = lcw_check_shape(L, 1); // arguments checked in their order
+    cw_transform ta = check_transform(L, 2);
+    cw_shape b = lcw_check_shape(L, 3);
+    cw_transform tb = check_transform(L, 4);
     bool want = lua_toboolean(L, 5);
     cw_manifold m;
     cw_clear_error();
@@ -335,9 +345,12 @@ static int overlap(lua_State *L)
 // cw.cast(a, ta, dx, dy, b, tb) -> nil, or fraction and the contact table
 static int cast(lua_State *L)
 {
-    cw_shape a = lcw_check_shape(L, 1), b = lcw_check_shape(L, 5);
-    cw_transform ta = check_transform(L, 2), tb = check_transform(L, 6);
-    cw_vec2 d = {(float)luaL_checknumber(L, 3), (float)luaL_checknumber(L, 4)};
+    cw_shape a = lcw_check_shape(L, 1);
+    cw_transform ta = check_transform(L, 2);
+    const lua_Number dx = luaL_checknumber(L, 3), dy = luaL_checknumber(L, 4);
+    cw_shape b = lcw_check_shape(L, 5);
+    cw_transform tb = check_transform(L, 6);
+    cw_vec2 d = {(float)dx, (float)dy};
     float fraction;
     cw_manifold m;
     cw_clear_error();
@@ -358,7 +371,7 @@ static int contains(lua_State *L)
 {
     cw_shape s = lcw_check_shape(L, 1);
     cw_transform t = check_transform(L, 2);
-    cw_vec2 p = {(float)luaL_checknumber(L, 3), (float)luaL_checknumber(L, 4)};
+    cw_vec2 p = lcw_check_vec2(L, 3);
     cw_clear_error();
     bool in = cw_shape_contains_point(&s, &t, p);
     if (!in && cw_last_error()[0] != '\0')
@@ -371,8 +384,8 @@ static int raycast_shape(lua_State *L)
 {
     cw_shape s = lcw_check_shape(L, 1);
     cw_transform t = check_transform(L, 2);
-    cw_vec2 o = {(float)luaL_checknumber(L, 3), (float)luaL_checknumber(L, 4)};
-    cw_vec2 d = {(float)luaL_checknumber(L, 5), (float)luaL_checknumber(L, 6)};
+    cw_vec2 o = lcw_check_vec2(L, 3);
+    cw_vec2 d = lcw_check_vec2(L, 5);
     cw_ray_hit hit;
     cw_clear_error();
     if (!cw_shape_raycast(&s, &t, o, d, &hit)) {

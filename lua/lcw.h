@@ -104,6 +104,8 @@ bool lcw_opt_bool_field(lua_State *L, int idx, int arg, const char *key, bool *o
 bool lcw_opt_u32_field(lua_State *L, int idx, int arg, const char *key, uint32_t *out);
 // Rejects keys of the table at `idx` not in the NULL-terminated `known` (catches typos).
 void lcw_check_keys(lua_State *L, int idx, int arg, const char *const *known);
+// Two number arguments `arg`, `arg + 1` as a vector (checked in that order).
+cw_vec2 lcw_check_vec2(lua_State *L, int arg);
 // A query filter from an optional table {category=, collides_with=} at `idx`.
 cw_query_filter lcw_opt_filter(lua_State *L, int idx);
 // Pushes a manifold's fields into the table at the top: x, y, nx, ny, depth.

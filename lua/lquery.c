@@ -113,7 +113,7 @@ static int push_body_iterator(lua_State *L, lcw_world *lw)
 static int query_point(lua_State *L)
 {
     lcw_world *lw = begin_query(L);
-    cw_vec2 p = {(float)luaL_checknumber(L, 2), (float)luaL_checknumber(L, 3)};
+    cw_vec2 p = lcw_check_vec2(L, 2);
     cw_query_filter filter = lcw_opt_filter(L, 4);
     end_query(L, lw, cw_world_query_point(lw->world, p, filter, on_body, lw));
     return push_body_iterator(L, lw);
@@ -123,8 +123,8 @@ static int query_point(lua_State *L)
 static int query_box(lua_State *L)
 {
     lcw_world *lw = begin_query(L);
-    cw_aabb box = {{(float)luaL_checknumber(L, 2), (float)luaL_checknumber(L, 3)},
-                   {(float)luaL_checknumber(L, 4), (float)luaL_checknumber(L, 5)}};
+    const cw_vec2 min = lcw_check_vec2(L, 2), max = lcw_check_vec2(L, 4);
+    cw_aabb box = {min, max};
     cw_query_filter filter = lcw_opt_filter(L, 6);
     end_query(L, lw, cw_world_query_aabb(lw->world, box, filter, on_body, lw));
     return push_body_iterator(L, lw);
@@ -175,8 +175,8 @@ static int push_hits(lua_State *L, lcw_world *lw, bool all)
 static int raycast_with(lua_State *L, bool all)
 {
     lcw_world *lw = begin_query(L);
-    cw_vec2 o = {(float)luaL_checknumber(L, 2), (float)luaL_checknumber(L, 3)};
-    cw_vec2 d = {(float)luaL_checknumber(L, 4), (float)luaL_checknumber(L, 5)};
+    cw_vec2 o = lcw_check_vec2(L, 2);
+    cw_vec2 d = lcw_check_vec2(L, 4);
     cw_query_filter filter = lcw_opt_filter(L, 6);
     if (!all) {
         cw_ray_hit hit;
@@ -208,7 +208,7 @@ static int cast_with(lua_State *L, bool all)
     cw_shape shape;
     cw_transform t;
     check_placed_shape(L, 2, &shape, &t);
-    cw_vec2 d = {(float)luaL_checknumber(L, 4), (float)luaL_checknumber(L, 5)};
+    cw_vec2 d = lcw_check_vec2(L, 4);
     cw_query_filter filter = lcw_opt_filter(L, 6);
     if (!all) {
         cw_ray_hit hit;

@@ -321,6 +321,61 @@ local function sheets()
     w:close()
 end
 
+-- Every other entry point with each kind of bad input, table-driven: { expected text, call }.
+local function every_entry_point()
+    local w = cw.world()
+    local box = cw.box(4, 4)
+    local mask = cw.mask_alpha(string.rep("\255", 4), 2, 2)
+    local b = w:body{ shape = box }
+    local dead = w:body{ shape = box }
+    dead:destroy()
+    local sheet = cw.sheet()
+    local cases = {
+        { "bad argument #1 to 'get' (number expected, got no value)", function() mask:get() end },
+        { "bad argument #1 to 'size' (collworld.mask expected, got", function() mask.size(box) end },
+        { "bad argument #1 to 'add' (string expected, got nil)", function() sheet:add(nil, "", 1, 1) end },
+        { "bad argument #3 to 'add' (width must be in [1, 1048576])", function() sheet:add("x", "", 0, 1) end },
+        { "bad argument #1 to 'frame' (string expected, got no value)", function() sheet:frame() end },
+        { "bad argument #1 to 'names' (collworld.sheet expected, got", function() sheet.names(w) end },
+        { "bad argument #1 to 'query_box' (number expected, got no value)", function() w:query_box() end },
+        { "collworld: The query box is inverted", function() w:query_box(1, 1, 0, 0) end },
+        { "bad argument #2 to 'query_shape' (table expected, got no value)", function() w:query_shape(box) end },
+        { "bad argument #3 to 'query_shape' (table expected, got string)", function() w:query_shape(box, {}, "x") end },
+        { "bad argument #4 to 'raycast_all' (number expected, got no value)", function() w:raycast_all(0, 0, 1) end },
+        { "collworld: ", function() w:raycast_all(0, 0, 0 / 0, 1) end },
+        { "bad argument #4 to 'cast_all' (number expected, got no value)", function() w:cast_all(box, {}, 1) end },
+        { "collworld: ", function() w:cast(box, { scale = 0 }, 1, 1) end },
+        { "bad argument #1 to 'teleport' (table expected, got no value)", function() b:teleport() end },
+        { "collworld: ", function() b:teleport{ x = math.huge } end },
+        { "bad argument #1 to 'set_shape' (shape (cw.box or a mask) expected, got no value)", function() b:set_shape() end },
+        { "bad argument #1 to 'on_end' (function expected, got string)", function() w:on_end("f") end },
+        { "bad argument #1 to 'on_begin' (value expected)", function() w:on_begin() end },
+        { "bad argument #1 to 'contains' (shape (cw.box or a mask) expected, got nil)", function() cw.contains(nil, {}, 0, 0) end },
+        { "bad argument #4 to 'contains' (number expected, got no value)", function() cw.contains(box, {}, 0) end },
+        { "bad argument #6 to 'raycast_shape' (number expected, got no value)", function() cw.raycast_shape(box, {}, 0, 0, 1) end },
+        { "collworld: ", function() cw.raycast_shape(box, {}, 0, 0, 0, 0) end },
+        { "bad argument #2 to 'aabb' (table expected, got no value)", function() cw.aabb(box) end },
+        { "collworld: ", function() cw.aabb(box, { rotation = 0 / 0 }) end },
+        { "bad argument #3 to 'cast' (number expected, got no value)", function() cw.cast(box, {}) end },
+        { "bad argument #5 to 'cast' (shape (cw.box or a mask) expected, got no value)", function() cw.cast(box, {}, 1, 1) end },
+        { "bad argument #2 to 'query_box' (number expected, got no value)", function() w:query_box(0) end },
+        { "bad argument #2 to 'get' (number expected, got no value)", function() mask:get(1) end },
+        { "collworld: ", function() cw.cast(box, {}, 0 / 0, 1, box, {}) end },
+        { "collworld: the body was destroyed", function() dead:contacts() end },
+        { "collworld: the body was destroyed", function() dead:aabb() end },
+        { "collworld: the body was destroyed", function() dead:transform() end },
+        { "collworld: the body was destroyed", function() dead:teleport{ x = 1 } end },
+        { "collworld: the body was destroyed", function() dead:set_frame(mask) end },
+        { "collworld: the body was destroyed", function() return dead.static end },
+    }
+    for _, case in ipairs(cases) do h.raises(case[1], case[2]) end
+    h.equal(b.x, 0, "nothing changed the body")
+    w:close()
+    for _, call in ipairs({ "events", "stats", "bodies", "on_begin", "raycast", "touching" }) do
+        h.raises("collworld: the world was closed", function() w[call](w, print) end)
+    end
+end
+
 -- Stays: on in a world made with stays (or on_stay); callbacks set, swapped and removed any time.
 local function stays_and_callbacks()
     local w = cw.world{ stays = true }
@@ -355,6 +410,7 @@ end
 
 h.run("lua api", {
     { "stays and callbacks", stays_and_callbacks },
+    { "every entry point's misuse", every_entry_point },
     { "bad arguments", bad_arguments },
     { "destroyed bodies and closed worlds", destroyed_and_closed },
     { "errors in callbacks", callback_errors },
