@@ -23,7 +23,7 @@ ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize
 
 .PHONY: FORCE install uninstall check-exports check-install check-cxx fuzz fuzz-build deps-fuzz docs
 .PHONY: all test unit asan valgrind bench demo demo-headless demo-selftest example clean deps deps-lib deps-demo
-.PHONY: deps-bench lua lua-test lua-oom lua-valgrind install-lua uninstall-lua deps-lua
+.PHONY: deps-bench lua lua-test lua-oom lua-valgrind install-lua uninstall-lua deps-lua deps-lua-dev
 all: libcollworld.a libcollworld.so
 
 libcollworld.a: $(LIB_OBJ)
@@ -98,27 +98,31 @@ test: unit asan example lua-test lua-oom demo-headless demo-selftest
 
 # --- the Lua module: require "collworld" for Lua 5.4 and LuaJIT (Lua 5.1, what LOVE uses) ---
 # One module per Lua: build/lua5.4/collworld.so and build/luajit/collworld.so, each with the
-# library linked in (only luaopen_collworld is exported). Recursive (=): read after deps-lua.
+# library linked in (only luaopen_collworld is exported). Recursive (=): read after deps-lua-dev.
 LUA_SRC := $(wildcard lua/*.c)
 LUA_FLAVOURS := lua5.4 luajit
 LUA_MODULES := $(LUA_FLAVOURS:%=$(BUILD)/%/collworld.so)
-MISSING_LUA_PKGS = $(if $(call have_pkg,lua5.4),,liblua5.4-dev) $(if $(shell command -v lua5.4),,lua5.4) \
-                   $(if $(call have_pkg,luajit),,libluajit-5.1-dev) $(if $(shell command -v luajit),,luajit)
+# Building a module needs only the headers; the tests also need the interpreters.
+MISSING_LUA_DEV_PKGS = $(if $(call have_pkg,lua5.4),,liblua5.4-dev) $(if $(call have_pkg,luajit),,libluajit-5.1-dev)
+MISSING_LUA_RUN_PKGS = $(if $(shell command -v lua5.4),,lua5.4) $(if $(shell command -v luajit),,luajit)
 LUA_TESTS := $(sort $(wildcard tests/lua/test_*.lua))
 
-deps-lua:
+deps-lua-dev:
 	$(call install_packages,$(if $(shell command -v pkg-config),,pkg-config))
-	$(call install_packages,$(strip $(MISSING_LUA_PKGS)))
+	$(call install_packages,$(strip $(MISSING_LUA_DEV_PKGS)))
 
-$(BUILD)/%/collworld.so: $(LUA_SRC) lua/lcw.h include/collworld.h libcollworld.a | deps-lua
+deps-lua: deps-lua-dev
+	$(call install_packages,$(strip $(MISSING_LUA_RUN_PKGS)))
+
+$(BUILD)/%/collworld.so: $(LUA_SRC) lua/lcw.h include/collworld.h libcollworld.a | deps-lua-dev
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(OPT) -fPIC -fvisibility=hidden -shared -Wl,--exclude-libs,ALL -Iinclude $$(pkg-config --cflags $*) \
 	    -o $@ $(LUA_SRC) libcollworld.a $(LDLIBS)
 
-lua: $(LUA_MODULES)
+lua: $(LUA_MODULES) | deps-lua
 
 # Every Lua test script under both interpreters, and the README's Lua example.
-lua-test: $(LUA_MODULES)
+lua-test: $(LUA_MODULES) | deps-lua
 	@for lua in $(LUA_FLAVOURS); do \
 	    for t in $(LUA_TESTS) demo/readme_world.lua; do \
 	        echo "$$lua $$t"; \
@@ -127,7 +131,7 @@ lua-test: $(LUA_MODULES)
 	done
 
 # The Lua tests under valgrind memcheck (Lua 5.4; LuaJIT's allocator confuses memcheck).
-lua-valgrind: $(BUILD)/lua5.4/collworld.so
+lua-valgrind: $(BUILD)/lua5.4/collworld.so | deps-lua
 	@for t in $(LUA_TESTS); do \
 	    echo "valgrind lua5.4 $$t"; \
 	    CW_TEST_SCALE=10 LUA_CPATH="$(BUILD)/lua5.4/?.so" LUA_PATH="tests/lua/?.lua;demo/love/?.lua" valgrind -q --error-exitcode=3 \
@@ -135,7 +139,7 @@ lua-valgrind: $(BUILD)/lua5.4/collworld.so
 	done
 
 # Out of memory inside Lua: every allocation of a script fails in turn, under ASan and LeakSanitizer.
-$(BUILD)/lua-oom: tests/lua/oom.c $(LUA_SRC) lua/lcw.h $(LIB_SRC) | deps-lua deps-lib
+$(BUILD)/lua-oom: tests/lua/oom.c $(LUA_SRC) lua/lcw.h $(LIB_SRC) | deps-lua-dev deps-lib
 	@mkdir -p $(BUILD)
 	$(CC) $(WARN) -O1 -g $(ASAN_FLAGS) -Iinclude $$(pkg-config --cflags lua5.4) -o $@ tests/lua/oom.c $(LUA_SRC) \
 	    $(LIB_SRC) $$(pkg-config --libs lua5.4) $(LDLIBS)
