@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "measure.h"
 #include "cases.h"
 #include "collworld.h"
 #include "textbook.h"
@@ -48,22 +49,6 @@ typedef struct case_result {
     long cw_loops, tb_loops;         // passes over the list per timed run
 } case_result;
 
-static double now_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *x, const void *y) {
-    const double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
-static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof(double), cmp_double);
-    return (n % 2) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 static bool run_cw(const sprite *sp, const bench_pair *p, cw_manifold *m) {
     return cw_overlap(&sp[p->a].shape, &p->ta, &sp[p->b].shape, &p->tb, m);
 }
@@ -80,13 +65,13 @@ static bool run_tb(const sprite *sp, const bench_pair *p) {
 /// Seconds for `loops` passes of cw_overlap(..., NULL) over the list.
 static double time_cw(const sprite *sp, const bench_pair *pairs, int n, long loops) {
     unsigned long long acc = 0;
-    const double t0 = now_seconds();
+    const double t0 = bm_now_ms() / 1e3;
     for (long l = 0; l < loops; l++) {
         for (int k = 0; k < n; k++) {
             acc += run_cw(sp, &pairs[k], NULL) ? (unsigned long long)k + 1u : 0u;
         }
     }
-    const double t1 = now_seconds();
+    const double t1 = bm_now_ms() / 1e3;
     sink += acc;
     return t1 - t0;
 }
@@ -94,13 +79,13 @@ static double time_cw(const sprite *sp, const bench_pair *pairs, int n, long loo
 /// Seconds for `loops` passes of the textbook test over the list.
 static double time_tb(const sprite *sp, const bench_pair *pairs, int n, long loops) {
     unsigned long long acc = 0;
-    const double t0 = now_seconds();
+    const double t0 = bm_now_ms() / 1e3;
     for (long l = 0; l < loops; l++) {
         for (int k = 0; k < n; k++) {
             acc += run_tb(sp, &pairs[k]) ? (unsigned long long)k + 1u : 0u;
         }
     }
-    const double t1 = now_seconds();
+    const double t1 = bm_now_ms() / 1e3;
     sink += acc;
     return t1 - t0;
 }
@@ -109,7 +94,7 @@ static double time_tb(const sprite *sp, const bench_pair *pairs, int n, long loo
 static double time_cw_manifold(const sprite *sp, const bench_pair *pairs, int n, long loops) {
     unsigned long long acc = 0;
     float facc = 0.0f;
-    const double t0 = now_seconds();
+    const double t0 = bm_now_ms() / 1e3;
     for (long l = 0; l < loops; l++) {
         for (int k = 0; k < n; k++) {
             cw_manifold m = {{0.0f, 0.0f}, {0.0f, 0.0f}, 0.0f};
@@ -117,7 +102,7 @@ static double time_cw_manifold(const sprite *sp, const bench_pair *pairs, int n,
             facc += m.depth + m.normal.x + m.point.y;
         }
     }
-    const double t1 = now_seconds();
+    const double t1 = bm_now_ms() / 1e3;
     sink += acc + (unsigned long long)(facc != facc ? 1 : 0);
     return t1 - t0;
 }
@@ -171,8 +156,8 @@ static void time_case(const sprite *sp, const bench_case *c, const options *o, c
         cw_t[r] = time_cw(sp, c->pairs, c->count, res->cw_loops) * 1e9 / ((double)res->cw_loops * c->count);
         tb_t[r] = time_tb(sp, c->pairs, c->count, res->tb_loops) * 1e9 / ((double)res->tb_loops * c->count);
     }
-    res->cw_ns = median(cw_t, o->repeats);
-    res->tb_ns = median(tb_t, o->repeats);
+    res->cw_ns = bm_median(cw_t, o->repeats);
+    res->tb_ns = bm_median(tb_t, o->repeats);
     res->cw_min = cw_t[0];
     res->cw_max = cw_t[o->repeats - 1];
     res->tb_min = tb_t[0];
@@ -203,7 +188,7 @@ static void manifold_cost(const sprite *sp, const bench_case *c1, const options 
         plain[r] = time_cw(sp, touching, n, lp) * 1e9 / ((double)lp * n);
         with[r] = time_cw_manifold(sp, touching, n, lm) * 1e9 / ((double)lm * n);
     }
-    const double mp = median(plain, o->repeats), mm = median(with, o->repeats);
+    const double mp = bm_median(plain, o->repeats), mm = bm_median(with, o->repeats);
     printf("\nmanifold cost (case 1, %d touching pairs): %.1f ns/pair with manifold vs %.1f ns/pair plain "
            "(%.1fx)\n",
            n, mm, mp, mm / mp);

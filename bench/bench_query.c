@@ -29,6 +29,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "measure.h"
 #include "collworld.h"
 #include "rng.h"
 #include "world_scene.h"
@@ -77,22 +78,6 @@ typedef struct row {
     long disagree;
     bool has_target;
 } row;
-
-static double now_us(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec * 1e-3;
-}
-
-static int cmp_double(const void *x, const void *y) {
-    const double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
-static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return (n % 2) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 static void *xcalloc(size_t count, size_t size) {
     void *p = calloc(count ? count : 1, size);
@@ -294,11 +279,11 @@ typedef void query_loop(const bench *b, const queries *q, int n, answers *out);
 static double time_loop(query_loop *loop, const bench *b, const queries *q, int n, int repeats, answers *out) {
     double us[MAX_REPEATS];
     for (int r = 0; r < repeats; r++) {
-        const double t0 = now_us();
+        const double t0 = bm_now_ms() * 1e3;
         loop(b, q, n, out);
-        us[r] = (now_us() - t0) / n;
+        us[r] = (bm_now_ms() * 1e3 - t0) / n;
     }
-    return median(us, repeats);
+    return bm_median(us, repeats);
 }
 
 static long count_disagreements(const answers *w, const answers *bf, int n, bool rays) {

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "measure.h"
 #include "collworld.h"
 #include "rng.h"
 #include "world_scene.h"
@@ -41,13 +42,6 @@ typedef struct bullets {
     cw_vec2 pos[BULLETS], vel[BULLETS];
     bool wrapped[BULLETS]; ///< wrapped at an edge in the last advance (moved without motion)
 } bullets;
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void bullets_reset(bullets *b)
 {
@@ -174,18 +168,6 @@ static void set_all(run *r, const ws_scene *scene, const cw_transform *from, con
     }
 }
 
-static int by_value(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, by_value);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 typedef struct result {
     double ms;           ///< median ms per frame
     long contacts;       ///< bullet contacts over the timed frames
@@ -216,13 +198,13 @@ static result time_mode(int mode, int frames, const ws_sprite *sprites, const cw
         bullets_advance(&b);
         memset(r.seen, 0, sizeof r.seen);
         r.seen_count = 0;
-        double t0 = now_seconds();
+        double t0 = bm_now_ms() / 1e3;
         int steps = mode == 2 ? SUBSTEPS : 1;
         for (int s = 1; s <= steps; s++) {
             set_all(&r, &scene, from, &b, bfrom, (double)s / steps);
             cw_world_step(r.world);
         }
-        double t1 = now_seconds();
+        double t1 = bm_now_ms() / 1e3;
         if (f < WARMUP)
             continue;
         int k = f - WARMUP;
@@ -239,7 +221,7 @@ static result time_mode(int mode, int frames, const ws_sprite *sprites, const cw
             for (int i = 0; i < swept_counts[k]; i++)
                 out.missed += !has_seen(&r, swept_frames[k][i]);
     }
-    out.ms = median(ms, frames);
+    out.ms = bm_median(ms, frames);
     free(ms);
     cw_world_destroy(r.world);
     ws_scene_free(&scene);
@@ -262,7 +244,7 @@ static void time_casts(const ws_sprite *sprites, const cw_mask *bullet_mask)
     cw_shape bullet = cw_shape_mask(bullet_mask);
     enum { CASTS = 20000 };
     // cw_shape_cast: a bullet at 30-60 units a frame fired past an asteroid, hitting about half.
-    double t0 = now_seconds();
+    double t0 = bm_now_ms() / 1e3;
     long hits = 0;
     for (int k = 0; k < CASTS; k++) {
         int i = bench_rng_int(&rng, 0, ASTEROIDS - 1);
@@ -275,9 +257,9 @@ static void time_casts(const ws_sprite *sprites, const cw_mask *bullet_mask)
         hits += cw_shape_cast(&bullet, &bt, (cw_vec2){(float)(speed * cos(angle)), (float)(speed * sin(angle))},
                               &scene.shape[i], &scene.xf[i], &f, NULL);
     }
-    double per_cast = (now_seconds() - t0) / CASTS * 1e9;
+    double per_cast = (bm_now_ms() / 1e3 - t0) / CASTS * 1e9;
     // cw_world_cast_shape_closest: from random places, 40 units.
-    t0 = now_seconds();
+    t0 = bm_now_ms() / 1e3;
     long world_hits = 0;
     for (int k = 0; k < CASTS; k++) {
         cw_transform bt = cw_default_transform();
@@ -287,7 +269,7 @@ static void time_casts(const ws_sprite *sprites, const cw_mask *bullet_mask)
         world_hits += cw_world_cast_shape_closest(world, &bullet, &bt, (cw_vec2){(float)(40 * cos(angle)), (float)(40 * sin(angle))},
                                                   cw_default_query_filter(), &hit);
     }
-    double per_world = (now_seconds() - t0) / CASTS * 1e9;
+    double per_world = (bm_now_ms() / 1e3 - t0) / CASTS * 1e9;
     printf("\n| call | ns/call | hits |\n|---|---:|---:|\n");
     printf("| cw_shape_cast, 3x3 bullet at 30-60 units past a 32x32 asteroid | %.0f | %.0f%% |\n", per_cast,
            100.0 * hits / CASTS);
@@ -343,9 +325,9 @@ int main(int argc, char **argv)
     printf("bench_swept: %d asteroids (32x32 masks) + %d bullets (3x3) at 30-60 units/frame, %d timed frames, "
            "median of %d runs\n\n", ASTEROIDS, BULLETS, frames, REPEATS);
     printf("| bullets | ms/frame | vs swept | bullet hits (begins) | missed (vs swept) |\n|---|---:|---:|---:|---:|\n");
-    double swept_ms = median(ms[0], REPEATS);
+    double swept_ms = bm_median(ms[0], REPEATS);
     for (int mode = 0; mode < 3; mode++) {
-        double m = median(ms[mode], REPEATS);
+        double m = bm_median(ms[mode], REPEATS);
         char miss[32] = "0";
         if (mode == 1)
             snprintf(miss, sizeof miss, "%ld", contacts[0] - contacts[1] > 0 ? contacts[0] - contacts[1] : 0);
@@ -353,7 +335,7 @@ int main(int argc, char **argv)
             snprintf(miss, sizeof miss, "%ld (%.1f%%)", missed, contacts[0] ? 100.0 * missed / contacts[0] : 0);
         printf("| %s | %.2f | %.2fx | %ld | %s |\n", names[mode], m, m / swept_ms, contacts[mode], miss);
     }
-    printf("\nswept vs unswept: %.2fx the cost (target <= 1.5x)\n", swept_ms / median(ms[1], REPEATS));
+    printf("\nswept vs unswept: %.2fx the cost (target <= 1.5x)\n", swept_ms / bm_median(ms[1], REPEATS));
     time_casts(sprites, bullet_mask);
     for (int k = 0; k < frames; k++)
         free(swept_frames[k]);

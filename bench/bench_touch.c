@@ -24,6 +24,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "measure.h"
 #include "collworld.h"
 #include "rng.h"
 #include "world_scene.h"
@@ -41,25 +42,6 @@ typedef struct options {
     int frames, warmup;
     int n_list[2], n_count;
 } options;
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 static void count_event(const cw_contact *c, void *context)
 {
@@ -128,13 +110,13 @@ static double run_once(const options *o, ws_scene *s, cw_body_id *ids, mode m, d
     long event_total = 0;
     for (int f = 0; f < o->warmup + o->frames; f++) {
         ws_scene_advance(s);
-        double t0 = now_seconds();
+        double t0 = bm_now_ms() / 1e3;
         for (int i = 0; i < s->n; i++)
             cw_body_set_transform(w, ids[i], &s->xf[i]);
         cw_world_step(w);
         if (m == ARRAYS || m == STAYS_ARRAY)
             sink += read_arrays(w);
-        double t1 = now_seconds();
+        double t1 = bm_now_ms() / 1e3;
         cw_world_stats st = cw_world_get_stats(w);
         if (f >= o->warmup) {
             frame[f - o->warmup] = (t1 - t0) * 1e3;
@@ -143,7 +125,7 @@ static double run_once(const options *o, ws_scene *s, cw_body_id *ids, mode m, d
     }
     *events = (double)event_total / o->frames;
     *touching = cw_world_get_stats(w).touching_pairs;
-    double ms = median(frame, o->frames);
+    double ms = bm_median(frame, o->frames);
     free(frame);
     cw_world_destroy(w);
     if (sink == 42) // keeps the reads
@@ -157,7 +139,7 @@ static step_result time_mode(const options *o, ws_scene *s, cw_body_id *ids, mod
     double runs[REPEATS];
     for (int k = 0; k < REPEATS; k++)
         runs[k] = run_once(o, s, ids, m, &r.events, &r.touching);
-    r.ms = median(runs, REPEATS);
+    r.ms = bm_median(runs, REPEATS);
     return r;
 }
 
@@ -203,28 +185,28 @@ static call_result time_calls(const options *o, ws_scene *s, cw_body_id *ids)
     bench_rng rng = bench_rng_make(SEED ^ 0x7a1);
     for (int k = 0; k < REPEATS; k++) {
         partners = found = 0;
-        double t0 = now_seconds();
+        double t0 = bm_now_ms() / 1e3;
         for (int i = 0; i < s->n; i++)
             partners += cw_body_touching(w, ids[i], out, BUFFER);
-        double t1 = now_seconds();
+        double t1 = bm_now_ms() / 1e3;
         for (int i = 0; i < s->n; i++)
             cw_world_query_shape(w, &s->shape[i], &s->xf[i], cw_default_query_filter(), false, count_found, &found);
-        double t2 = now_seconds();
+        double t2 = bm_now_ms() / 1e3;
         for (int i = 0; i < pairs; i++)
             yes += cw_pair_touching(w, pa[i], pb[i]);
-        double t3 = now_seconds();
+        double t3 = bm_now_ms() / 1e3;
         for (int i = 0; i < s->n; i++)
             yes += cw_pair_touching(w, ids[i], ids[bench_rng_int(&rng, 0, s->n - 1)]);
-        double t4 = now_seconds();
+        double t4 = bm_now_ms() / 1e3;
         touching[k] = (t1 - t0) * 1e9 / s->n;
         query[k] = (t2 - t1) * 1e9 / s->n;
         hit[k] = pairs ? (t3 - t2) * 1e9 / pairs : 0;
         random_pair[k] = (t4 - t3) * 1e9 / s->n;
     }
-    r.touching_ns = median(touching, REPEATS);
-    r.query_ns = median(query, REPEATS);
-    r.pair_hit_ns = median(hit, REPEATS);
-    r.pair_random_ns = median(random_pair, REPEATS);
+    r.touching_ns = bm_median(touching, REPEATS);
+    r.query_ns = bm_median(query, REPEATS);
+    r.pair_hit_ns = bm_median(hit, REPEATS);
+    r.pair_random_ns = bm_median(random_pair, REPEATS);
     r.partners = (double)partners / s->n;
     r.query_found = found;
     if (found - s->n != partners) // the query finds each body itself, and what it touches
