@@ -17,15 +17,24 @@ static int field_error(lua_State *L, int arg, const char *key, const char *expec
                                                  luaL_typename(L, -1)));
 }
 
-bool lcw_opt_number_field(lua_State *L, int idx, int arg, const char *key, lua_Number *out)
+// Pushes the field `key` of the table at `idx` if it is there, after checking it is of `type`
+// (else an argument error naming `expected`); false, with nothing pushed, if it is nil.
+static bool push_opt_field(lua_State *L, int idx, int arg, const char *key, int type, const char *expected)
 {
     lua_getfield(L, idx, key);
     if (lua_isnil(L, -1)) {
         lua_pop(L, 1);
         return false;
     }
-    if (lua_type(L, -1) != LUA_TNUMBER)
-        field_error(L, arg, key, "number");
+    if (lua_type(L, -1) != type)
+        field_error(L, arg, key, expected);
+    return true;
+}
+
+bool lcw_opt_number_field(lua_State *L, int idx, int arg, const char *key, lua_Number *out)
+{
+    if (!push_opt_field(L, idx, arg, key, LUA_TNUMBER, "number"))
+        return false;
     *out = lua_tonumber(L, -1);
     lua_pop(L, 1);
     return true;
@@ -33,13 +42,8 @@ bool lcw_opt_number_field(lua_State *L, int idx, int arg, const char *key, lua_N
 
 bool lcw_opt_bool_field(lua_State *L, int idx, int arg, const char *key, bool *out)
 {
-    lua_getfield(L, idx, key);
-    if (lua_isnil(L, -1)) {
-        lua_pop(L, 1);
+    if (!push_opt_field(L, idx, arg, key, LUA_TBOOLEAN, "boolean"))
         return false;
-    }
-    if (lua_type(L, -1) != LUA_TBOOLEAN)
-        field_error(L, arg, key, "boolean");
     *out = lua_toboolean(L, -1);
     lua_pop(L, 1);
     return true;
@@ -561,16 +565,17 @@ static int sheet_len(lua_State *L)
     return 1;
 }
 
-static void new_type(lua_State *L, const char *name, const luaL_Reg *meta, const luaL_Reg *methods)
+void lcw_new_type(lua_State *L, const char *name, const luaL_Reg *meta, const luaL_Reg *methods)
 {
     luaL_newmetatable(L, name);
     luaL_setfuncs(L, meta, 0);
     lua_newtable(L);
     luaL_setfuncs(L, methods, 0);
-    lua_setfield(L, -2, "__index");
+    lua_pushvalue(L, -1);
+    lua_setfield(L, -3, "__index");
     lua_pushliteral(L, "collworld");
-    lua_setfield(L, -2, "__metatable"); // getmetatable() cannot swap the methods out
-    lua_pop(L, 1);
+    lua_setfield(L, -3, "__metatable"); // getmetatable() cannot swap the methods out
+    lua_remove(L, -2);
 }
 
 void lcw_open_shapes(lua_State *L)
@@ -591,9 +596,10 @@ void lcw_open_shapes(lua_State *L)
                                          {"overlap", overlap},     {"cast", cast},
                                          {"contains", contains},   {"raycast_shape", raycast_shape},
                                          {"aabb", aabb},           {NULL, NULL}};
-    new_type(L, LCW_BOX, box_meta, box_methods);
-    new_type(L, LCW_MASK, mask_meta, mask_methods);
-    new_type(L, LCW_SHEET, sheet_meta, sheet_methods);
+    lcw_new_type(L, LCW_BOX, box_meta, box_methods);
+    lcw_new_type(L, LCW_MASK, mask_meta, mask_methods);
+    lcw_new_type(L, LCW_SHEET, sheet_meta, sheet_methods);
+    lua_pop(L, 3);
     luaL_setfuncs(L, functions, 0);
 }
 

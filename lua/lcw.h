@@ -124,6 +124,10 @@ void lcw_destroy_body(lua_State *L, int body_idx);
 // Raises unless the body is alive in an open world.
 lcw_body *lcw_check_live_body(lua_State *L, int idx);
 
+// Registers userdata type `name` (metatable with `meta`, methods as its __index, a locked
+// __metatable) and leaves the methods table on the stack, for the caller to add to and pop.
+void lcw_new_type(lua_State *L, const char *name, const luaL_Reg *meta, const luaL_Reg *methods);
+
 void lcw_open_shapes(lua_State *L);  // cw.box, cw.mask, cw.mask_alpha, cw.sheet, cw.overlap, ...
 void lcw_open_world(lua_State *L);   // cw.world and the world's methods
 void lcw_open_bodies(lua_State *L, int world_methods); // the body type and world:body

@@ -182,7 +182,7 @@ static int raycast_with(lua_State *L, bool all)
         cw_ray_hit hit;
         bool found = cw_world_raycast_closest(lw->world, o, d, filter, &hit);
         if (found)
-            keep(lw, hit.body, &(cw_manifold){hit.point, hit.normal, 0}, hit.fraction);
+            on_hit(&hit, lw);
         end_query(L, lw, found);
     } else {
         end_query(L, lw, cw_world_raycast(lw->world, o, d, filter, on_hit, lw));
@@ -214,7 +214,7 @@ static int cast_with(lua_State *L, bool all)
         cw_ray_hit hit;
         bool found = cw_world_cast_shape_closest(lw->world, &shape, &t, d, filter, &hit);
         if (found)
-            keep(lw, hit.body, &(cw_manifold){hit.point, hit.normal, 0}, hit.fraction);
+            on_hit(&hit, lw);
         end_query(L, lw, found);
     } else {
         end_query(L, lw, cw_world_cast_shape(lw->world, &shape, &t, d, filter, on_hit, lw));

@@ -487,10 +487,7 @@ void lcw_open_world(lua_State *L)
                                        {"on_end", world_on_end},     {"events", world_events},
                                        {"stats", world_stats},       {"touching", world_touching},
                                        {"bodies", world_bodies},     {NULL, NULL}};
-    luaL_newmetatable(L, LCW_WORLD);
-    luaL_setfuncs(L, meta, 0);
-    lua_newtable(L);
-    luaL_setfuncs(L, methods, 0);
+    lcw_new_type(L, LCW_WORLD, meta, methods);
     int world_methods = lua_gettop(L);
     lua_pushcfunction(L, traceback); // world:step's upvalues: the handler and the dispatcher
     lua_pushcfunction(L, dispatch);
@@ -498,9 +495,6 @@ void lcw_open_world(lua_State *L)
     lua_setfield(L, world_methods, "step");
     lcw_open_bodies(L, world_methods);
     lcw_open_queries(L, world_methods);
-    lua_setfield(L, -2, "__index");
-    lua_pushliteral(L, "collworld");
-    lua_setfield(L, -2, "__metatable");
     lua_pop(L, 1);
     lua_pushcfunction(L, world_new);
     lua_setfield(L, -2, "world");
