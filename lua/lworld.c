@@ -453,10 +453,9 @@ static int world_bodies(lua_State *L)
             highest = lua_tonumber(L, -2);
         lua_pop(L, 1);
     }
-    for (int index = 1; index <= (int)highest; index++) {
+    for (int index = 1; index <= (int)highest; index++) { // only live bodies are there (see lcw_destroy_body)
         lua_rawgeti(L, bodies, index);
-        const lcw_body *body = lua_touserdata(L, -1);
-        if (body != NULL && !body->dead)
+        if (!lua_isnil(L, -1))
             lua_rawseti(L, out, ++n);
         else
             lua_pop(L, 1);

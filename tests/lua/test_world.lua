@@ -215,6 +215,9 @@ local function check_touching(c)
     end
     for key in pairs(c.touching) do h.check(want[key], "the world's events touch, brute force does not", key) end
     h.equal(c.world:stats().touching_pairs, n, "stats.touching_pairs")
+    local all, model = c.world:bodies(), live(c) -- every live body, in index order
+    h.equal(#all, #model, "world:bodies() count")
+    for k = 1, math.min(#all, #model) do h.check(rawequal(all[k], model[k].body), "world:bodies() entry", k) end
     for _, m in ipairs(live(c)) do -- body:touching() for every body
         local got, expect = m.body:touching(), {}
         for _, o in ipairs(live(c)) do
