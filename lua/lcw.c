@@ -129,8 +129,7 @@ bool lcw_read_transform(lua_State *L, int idx, int arg, cw_transform *t)
 
 static const char *const transform_keys[] = {"x", "y", "rotation", "scale", "scale_x", "scale_y", "origin", NULL};
 
-// A transform argument: a table of transform fields (all optional).
-static cw_transform check_transform(lua_State *L, int arg)
+cw_transform lcw_check_transform(lua_State *L, int arg)
 {
     luaL_checktype(L, arg, LUA_TTABLE);
     lcw_check_keys(L, arg, arg, transform_keys);
@@ -329,9 +328,9 @@ static int mask_tostring(lua_State *L)
 static int overlap(lua_State *L)
 {
     cw_shape a = lcw_check_shape(L, 1); // arguments checked in their order
-    cw_transform ta = check_transform(L, 2);
+    cw_transform ta = lcw_check_transform(L, 2);
     cw_shape b = lcw_check_shape(L, 3);
-    cw_transform tb = check_transform(L, 4);
+    cw_transform tb = lcw_check_transform(L, 4);
     bool want = lua_toboolean(L, 5);
     cw_manifold m;
     cw_clear_error();
@@ -350,10 +349,10 @@ static int overlap(lua_State *L)
 static int cast(lua_State *L)
 {
     cw_shape a = lcw_check_shape(L, 1);
-    cw_transform ta = check_transform(L, 2);
+    cw_transform ta = lcw_check_transform(L, 2);
     const lua_Number dx = luaL_checknumber(L, 3), dy = luaL_checknumber(L, 4);
     cw_shape b = lcw_check_shape(L, 5);
-    cw_transform tb = check_transform(L, 6);
+    cw_transform tb = lcw_check_transform(L, 6);
     cw_vec2 d = {(float)dx, (float)dy};
     float fraction;
     cw_manifold m;
@@ -374,7 +373,7 @@ static int cast(lua_State *L)
 static int contains(lua_State *L)
 {
     cw_shape s = lcw_check_shape(L, 1);
-    cw_transform t = check_transform(L, 2);
+    cw_transform t = lcw_check_transform(L, 2);
     cw_vec2 p = lcw_check_vec2(L, 3);
     cw_clear_error();
     bool in = cw_shape_contains_point(&s, &t, p);
@@ -387,7 +386,7 @@ static int contains(lua_State *L)
 static int raycast_shape(lua_State *L)
 {
     cw_shape s = lcw_check_shape(L, 1);
-    cw_transform t = check_transform(L, 2);
+    cw_transform t = lcw_check_transform(L, 2);
     cw_vec2 o = lcw_check_vec2(L, 3);
     cw_vec2 d = lcw_check_vec2(L, 5);
     cw_ray_hit hit;
@@ -410,7 +409,7 @@ static int raycast_shape(lua_State *L)
 static int aabb(lua_State *L)
 {
     cw_shape s = lcw_check_shape(L, 1);
-    cw_transform t = check_transform(L, 2);
+    cw_transform t = lcw_check_transform(L, 2);
     cw_aabb box;
     if (!cw_shape_aabb(&s, &t, &box))
         return lcw_fail(L);

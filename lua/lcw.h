@@ -98,6 +98,8 @@ bool lcw_is_shape(lua_State *L, int idx);
 // fields keep `base`'s values); an argument error for a field of the wrong type. Returns whether
 // any transform field was present.
 bool lcw_read_transform(lua_State *L, int idx, int arg, cw_transform *base);
+// A transform argument: a table of the transform fields above (all optional, others rejected).
+cw_transform lcw_check_transform(lua_State *L, int arg);
 // The field of the table at `idx`, as a number / boolean / uint32 if present (else the default).
 bool lcw_opt_number_field(lua_State *L, int idx, int arg, const char *key, lua_Number *out);
 bool lcw_opt_bool_field(lua_State *L, int idx, int arg, const char *key, bool *out);

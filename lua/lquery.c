@@ -133,12 +133,8 @@ static int query_box(lua_State *L)
 // Shape and transform arguments at `arg`, `arg + 1` (a transform table of x, y, rotation, ...).
 static void check_placed_shape(lua_State *L, int arg, cw_shape *shape, cw_transform *t)
 {
-    static const char *const keys[] = {"x", "y", "rotation", "scale", "scale_x", "scale_y", "origin", NULL};
     *shape = lcw_check_shape(L, arg);
-    luaL_checktype(L, arg + 1, LUA_TTABLE);
-    lcw_check_keys(L, arg + 1, arg + 1, keys);
-    *t = cw_default_transform();
-    lcw_read_transform(L, arg + 1, arg + 1, t);
+    *t = lcw_check_transform(L, arg + 1);
 }
 
 // for body, contact in world:query_shape(shape, transform [, filter [, want_contacts]]) do ... end
