@@ -119,6 +119,10 @@ static inline bool cw__transform_is_finite(const cw_transform *t)
 
 // Validates a shape and transform and fills `out`; records an error and returns false on bad input.
 bool cw__prepare(const cw_shape *shape, const cw_transform *t, cw__body *out);
+// cw__prepare without the checks, given the rotation's cosine and sine as cw__prepare computed them
+// (a prepared box's obb.c and obb.s): rebuilds exactly the body cw__prepare made, without the
+// trigonometry. The shape and transform must be valid.
+void cw__prepare_rotated(const cw_shape *shape, const cw_transform *t, double c, double s, cw__body *out);
 
 // Affine map from one shape's local space to another's: q = o + x * u + y * v.
 typedef struct cw__map {

@@ -134,10 +134,19 @@ bool cw__prepare(const cw_shape *shape, const cw_transform *t, cw__body *out)
     }
     if (!shape_is_valid(shape) || !transform_is_valid(t))
         return false;
+    double c, s;
+    float_cos_sin(t->rotation, &c, &s);
+    cw__prepare_rotated(shape, t, c, s, out);
+    return true;
+}
+
+void cw__prepare_rotated(const cw_shape *shape, const cw_transform *t, double c, double s, cw__body *out)
+{
     cw__xf *xf = &out->xf;
     xf->px = t->position.x;
     xf->py = t->position.y;
-    float_cos_sin(t->rotation, &xf->c, &xf->s);
+    xf->c = c;
+    xf->s = s;
     xf->sx = t->scale.x;
     xf->sy = t->scale.y;
     xf->ox = t->origin.x;
@@ -166,7 +175,6 @@ bool cw__prepare(const cw_shape *shape, const cw_transform *t, cw__body *out)
     xf->inv_sy = 1.0 / xf->sy;
     if (out->is_box)
         out->obb = box_obb(out);
-    return true;
 }
 
 cw__map cw__map_between(const cw__body *from, const cw__body *to)

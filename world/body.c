@@ -127,14 +127,44 @@ static uint32_t take_slot(cw_world *world)
     return index;
 }
 
-// The hot copy of what the pair loop reads.
-static void refresh_hot(cw_world *world, uint32_t index)
+// Room for one more kept mask body (entries are never given back: a slot keeps its entry). False
+// (nothing changed) if memory runs out.
+static bool reserve_mask_body(cw_world *world)
 {
-    const cw__slot *slot = &world->slots[index];
+    if (world->mask_body_count < world->mask_body_capacity)
+        return true;
+    void *items = world->mask_bodies;
+    uint32_t needed = world->mask_body_count == 0 ? 2 : world->mask_body_count + 1; // entry 0 is unused
+    if (!cw__reserve(&items, sizeof(cw__body), &world->mask_body_capacity, needed))
+        return false;
+    world->mask_bodies = items;
+    if (world->mask_body_count == 0)
+        world->mask_body_count = 1;
+    return true;
+}
+
+// Whether keeping `prepared` in slot `index` needs memory it cannot get (reserve_mask_body failed).
+static bool room_for(cw_world *world, uint32_t index, const cw__body *prepared)
+{
+    return prepared->is_box || (index != 0 && world->slots[index].mask_body != 0) || reserve_mask_body(world);
+}
+
+// Keeps the narrowphase form: a box's in the hot record, a mask's in the slot's mask entry (room
+// was made by room_for), and the AABB for the next step.
+static void keep_prepared(cw_world *world, uint32_t index, const cw__body *prepared)
+{
+    cw__slot *slot = &world->slots[index];
     cw__hot *hot = &world->hot[index];
-    hot->is_box = slot->prepared.is_box;
-    if (hot->is_box)
-        hot->obb = slot->prepared.obb;
+    hot->is_box = prepared->is_box;
+    if (hot->is_box) {
+        hot->obb = prepared->obb;
+    } else {
+        if (slot->mask_body == 0)
+            slot->mask_body = world->mask_body_count++;
+        world->mask_bodies[slot->mask_body] = *prepared;
+    }
+    cw_aabb aabb = cw__body_aabb(prepared);
+    slot->next_aabb = (cw__box){aabb.min.x, aabb.min.y, aabb.max.x, aabb.max.y};
 }
 
 cw_body_id cw_body_create(cw_world *world, const cw_body_def *def)
@@ -147,7 +177,7 @@ cw_body_id cw_body_create(cw_world *world, const cw_body_def *def)
         cw__fail("The body def is NULL.");
         return null_id;
     }
-    if (!cw__prepare(&def->shape, &def->transform, &prepared))
+    if (!cw__prepare(&def->shape, &def->transform, &prepared) || !room_for(world, world->free_slot, &prepared))
         return null_id;
     uint32_t index = take_slot(world);
     if (index == 0)
@@ -156,14 +186,14 @@ cw_body_id cw_body_create(cw_world *world, const cw_body_def *def)
     uint32_t generation = slot->generation + 1 == 0 ? 1 : slot->generation + 1;
     *slot = (cw__slot){.generation = generation, .user_data = def->user_data, .shape = def->shape,
                        .transform = def->transform, .from = def->transform.position, .fresh = true,
-                       .prepared = prepared};
+                       .mask_body = slot->mask_body};
     world->hot[index] = (cw__hot){.category = def->category, .collides_with = def->collides_with,
                                   .group = def->group, .state = CW__ALIVE, .is_static = def->is_static,
                                   .is_swept = def->swept};
     if (def->swept)
         world->swept.items[world->swept.count++] = index;
     world->retest_step[index] = 0; // in no pair yet; its first step re-tests it anyway
-    refresh_hot(world, index);
+    keep_prepared(world, index, &prepared);
     cw__world_mark_dirty(world, index);
     world->bodies++;
     world->static_bodies += def->is_static;
@@ -208,15 +238,16 @@ static bool reshape(cw_world *world, cw_body_id id, const cw_shape *shape, const
     cw__slot *slot = changeable_slot(world, id);
     if (slot == NULL)
         return false;
-    // cw__prepare writes nothing unless the input is valid, so it can fill the slot directly.
-    if (!cw__prepare(shape ? shape : &slot->shape, transform ? transform : &slot->transform, &slot->prepared))
+    cw__body prepared;
+    if (!cw__prepare(shape ? shape : &slot->shape, transform ? transform : &slot->transform, &prepared) ||
+        !room_for(world, id.index, &prepared))
         return false;
     cw__world_mark_dirty(world, id.index);
     if (shape)
         slot->shape = *shape;
     if (transform)
         slot->transform = *transform;
-    refresh_hot(world, id.index);
+    keep_prepared(world, id.index, &prepared);
     return true;
 }
 
@@ -380,6 +411,7 @@ bool cw_body_aabb(const cw_world *world, cw_body_id body, cw_aabb *aabb)
         cw__fail("The AABB output pointer is NULL.");
         return false;
     }
-    *aabb = cw__body_aabb(&slot->prepared);
+    const cw__box *box = &slot->next_aabb;
+    *aabb = (cw_aabb){{box->min_x, box->min_y}, {box->max_x, box->max_y}};
     return true;
 }

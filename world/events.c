@@ -84,7 +84,10 @@ static void deliver_begins(cw_world *world, cw__touching *now)
         uint32_t p = world->begins.items[k];
         if (both_alive(world, now->keys[p])) {
             now->flags[p] |= CW__REPORTED;
-            deliver_begin(world, now->keys[p], &world->begin_info[k]);
+            cw__begin_info plain = {.fraction = 1};
+            if (!world->begins_have_info && world->begin_manifolds)
+                plain.manifold = now->manifolds[p];
+            deliver_begin(world, now->keys[p], world->begins_have_info ? &world->begin_info[k] : &plain);
         }
         k++;
     }

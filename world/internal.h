@@ -14,7 +14,7 @@ enum { CW__FREE = 0, CW__ALIVE = 1, CW__DYING = 2 };
 // What the step reads for every candidate pair, kept compact and apart from the rest of the slot
 // so that the pair loop touches little memory.
 typedef struct cw__hot {
-    cw__obb obb;            // boxes: the SAT form of shape and transform (a copy of prepared.obb)
+    cw__obb obb;            // boxes: the SAT form of shape and transform
     uint32_t category, collides_with;
     int32_t group;
     uint8_t state, is_box, is_static, is_swept, disabled;
@@ -32,7 +32,9 @@ typedef struct cw__slot {
     bool fresh;             // created since the last step: it does not move in its first step
     cw__box aabb;           // the AABB of shape and transform as of the last step (swept bodies
                             // are filed in the grid under a larger box)
-    cw__body prepared;      // the narrowphase form of shape and transform
+    cw__box next_aabb;      // the AABB of shape and transform as they are now
+    uint32_t mask_body;     // its entry in the world's mask_bodies once it has held a mask (0: none);
+                            // the slot keeps the entry for its later bodies
     float extent;           // the larger side of its AABB, for the automatic cell size
     uint32_t next_free;     // free-slot list, 0 = end
 } cw__slot;
@@ -103,6 +105,9 @@ struct cw_world {
     uint32_t step;
     cw__slot *slots;        // slot 0 is never used: index 0 means "no body"
     cw__hot *hot;           // parallel to slots
+    cw__body *mask_bodies;  // the narrowphase form of mask bodies (entry 0 unused); a box's is
+                            // rebuilt from its slot when needed (cw__slot_body)
+    uint32_t mask_body_count, mask_body_capacity;
     uint32_t *retest_step;  // parallel to slots: the last step that re-tested the body's pairs, or
                             // CW__DIED once destroyed (small, so the diff's lookups stay in cache)
     uint32_t *query_seen;   // parallel to slots: the last query that tested the body
@@ -116,13 +121,13 @@ struct cw_world {
     cw__grid grid;
     cw__pair_list candidates; // the current step's candidate pairs, two indices each
     cw__u64s found;         // the touching pairs with a moved body, then sorted
-    cw__u64s sort_scratch;
     cw__touching touching[2]; // before and after the current step; `current` is the latest
     int current;
     cw__u32s ends;          // positions in the previous touching set of the pairs that left it
     uint32_t ends_owed;     // of those, the ones whose begin was reported (an end event each)
     cw__u32s begins;        // positions in the current touching set
-    cw__begin_info *begin_info; // parallel to begins (capacity begins.capacity)
+    cw__begin_info *begin_info; // parallel to begins when begins_have_info (some body is swept)
+    bool begins_have_info;
     uint32_t begin_info_capacity;
     cw__u32s swept;         // the swept bodies, each filed under its motion's box
     double sweep_margin_x, sweep_margin_y; // the farthest unswept body's motion this step, per axis
@@ -139,6 +144,23 @@ bool cw__world_may_change(const cw_world *world);
 
 // The slot of a live body named by `id`, or NULL (with an error) if the id is stale or null.
 cw__slot *cw__world_slot(const cw_world *world, cw_body_id id);
+
+// The narrowphase form of a body's shape and transform: a mask body's kept one, or a box's rebuilt
+// into `scratch` (no trigonometry: its rotation is kept in the hot record).
+static inline const cw__body *cw__slot_body(const cw_world *world, uint32_t index, cw__body *scratch)
+{
+    const cw__slot *slot = &world->slots[index];
+    const cw__hot *hot = &world->hot[index];
+    if (!hot->is_box)
+        return &world->mask_bodies[slot->mask_body];
+    cw__prepare_rotated(&slot->shape, &slot->transform, hot->obb.c, hot->obb.s, scratch);
+    return scratch;
+}
+
+// Scratch for sorting the pairs found or passed once the candidates are tested: the candidates'
+// array, which is large enough (every such pair was a candidate, and a candidate takes as many bytes
+// as a key) and no longer needed in the step.
+static inline uint64_t *cw__sort_scratch(cw_world *world) { return (uint64_t *)(void *)world->candidates.items; }
 
 // Marks a body changed so the next step redoes its AABB and pairs. Never allocates.
 void cw__world_mark_dirty(cw_world *world, uint32_t index);

@@ -100,10 +100,8 @@ static bool report(query *q, uint32_t index, const cw_manifold *manifold)
 // the grid is the box of its motion: not this).
 static cw__box box_of(const cw_world *world, uint32_t index)
 {
-    if (!world->slots[index].dirty)
-        return world->slots[index].aabb;
-    cw_aabb aabb = cw__body_aabb(&world->slots[index].prepared);
-    return (cw__box){aabb.min.x, aabb.min.y, aabb.max.x, aabb.max.y};
+    const cw__slot *slot = &world->slots[index];
+    return slot->dirty ? slot->next_aabb : slot->aabb;
 }
 
 // Whether two boxes intersect with positive area (a box of zero width overlaps nothing).
@@ -126,8 +124,11 @@ static bool run_region_query(query *q)
 
 static bool test_point(query *q, uint32_t index)
 {
-    const cw__slot *slot = &q->world->slots[index];
-    if (!cw__body_contains(&slot->prepared, q->point.x, q->point.y))
+    cw__box box = box_of(q->world, index);
+    if (!(box.min_x <= q->point.x && q->point.x <= box.max_x && box.min_y <= q->point.y && q->point.y <= box.max_y))
+        return true; // the AABB holds everything the exact test could find
+    cw__body scratch;
+    if (!cw__body_contains(cw__slot_body(q->world, index, &scratch), q->point.x, q->point.y))
         return true;
     return report(q, index, NULL);
 }
@@ -185,7 +186,8 @@ static bool test_shape(query *q, uint32_t index)
     if (!cw__boxes_meet(&box, &q->box)) // not positive area: cw_overlap works in double
         return true;
     cw_manifold manifold;
-    if (!cw__overlap_bodies(q->shape, &q->world->slots[index].prepared, q->want_manifold ? &manifold : NULL))
+    cw__body scratch;
+    if (!cw__overlap_bodies(q->shape, cw__slot_body(q->world, index, &scratch), q->want_manifold ? &manifold : NULL))
         return true;
     return report(q, index, q->want_manifold ? &manifold : NULL);
 }
@@ -237,8 +239,9 @@ static bool test_ray(query *q, uint32_t index)
     cw_world *world = q->world;
     cw__box box = box_of(world, index);
     cw__ray_result result;
+    cw__body scratch;
     if (!ray_meets_box(q, &box) ||
-        !cw__body_raycast(&world->slots[index].prepared, q->point.x, q->point.y, q->translation.x,
+        !cw__body_raycast(cw__slot_body(world, index, &scratch), q->point.x, q->point.y, q->translation.x,
                           q->translation.y, q->limit, &result))
         return true;
     cw_ray_hit hit = cw__ray_hit_of(q->point, q->translation, &result);
@@ -317,7 +320,8 @@ static bool test_cast(query *q, uint32_t index)
         return true;
     float fraction;
     cw_manifold contact;
-    if (!cw__cast_bodies(q->shape, &world->slots[index].prepared, q->translation.x, q->translation.y, &fraction,
+    cw__body scratch;
+    if (!cw__cast_bodies(q->shape, cw__slot_body(world, index, &scratch), q->translation.x, q->translation.y, &fraction,
                          &contact) ||
         !(fraction < q->limit))
         return true;

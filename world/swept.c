@@ -39,7 +39,8 @@ static cw__box swept_box(const cw_world *world, uint32_t index)
     double dx, dy;
     cw__motion(slot, &dx, &dy);
     if (dx != 0 || dy != 0) {
-        cw__body start = cw__body_moved(&slot->prepared, -dx, -dy);
+        cw__body scratch;
+        cw__body start = cw__body_moved(cw__slot_body(world, index, &scratch), -dx, -dy);
         cw_aabb from = cw__body_aabb(&start);
         box.min_x = fminf(box.min_x, from.min.x), box.min_y = fminf(box.min_y, from.min.y);
         box.max_x = fmaxf(box.max_x, from.max.x), box.max_y = fmaxf(box.max_y, from.max.y);
@@ -89,7 +90,8 @@ static bool was_touching(const cw_world *world, uint64_t key)
 
 int cw__swept_outcome(const cw_world *world, uint32_t a, uint32_t b, double dx, double dy)
 {
-    const cw__body *pa = &world->slots[a].prepared, *pb = &world->slots[b].prepared;
+    cw__body scratch_a, scratch_b;
+    const cw__body *pa = cw__slot_body(world, a, &scratch_a), *pb = cw__slot_body(world, b, &scratch_b);
     bool now = pa->is_box && pb->is_box ? cw__obbs_overlap(&world->hot[a].obb, &world->hot[b].obb)
                                         : cw__overlap_bodies(pa, pb, NULL);
     if (now)
@@ -103,7 +105,8 @@ int cw__swept_outcome(const cw_world *world, uint32_t a, uint32_t b, double dx, 
 void cw__swept_begin(const cw_world *world, uint64_t key, bool with_manifold, cw__begin_info *info)
 {
     uint32_t a = cw__key_a(key), b = cw__key_b(key);
-    const cw__body *pa = &world->slots[a].prepared, *pb = &world->slots[b].prepared;
+    cw__body scratch_a, scratch_b;
+    const cw__body *pa = cw__slot_body(world, a, &scratch_a), *pb = cw__slot_body(world, b, &scratch_b);
     double dx, dy, bx, by;
     cw__pair_motion(world, a, b, &dx, &dy);
     cw__motion(&world->slots[b], &bx, &by);
@@ -127,9 +130,7 @@ bool cw__finish_passed(cw_world *world)
     cw__passed *passed = &world->passed;
     if (passed->count == 0)
         return true;
-    if (!cw__u64s_reserve(&world->sort_scratch, passed->count))
-        return false;
-    cw__sort_pair_keys(passed->keys, world->sort_scratch.items, passed->count, world->slot_count);
+    cw__sort_pair_keys(passed->keys, cw__sort_scratch(world), passed->count, world->slot_count);
     for (uint32_t k = 0; k < passed->count; k++) {
         cw__swept_begin(world, passed->keys[k], world->begin_manifolds, &passed->info[k]);
         passed->delivered[k] = 0;

@@ -144,7 +144,9 @@ void cw__sort_pair_keys(uint64_t *keys, uint64_t *scratch, uint32_t count, uint3
 
 static void manifold_of(const cw_world *world, uint64_t key, cw_manifold *manifold)
 {
-    cw__overlap_bodies(&world->slots[cw__key_a(key)].prepared, &world->slots[cw__key_b(key)].prepared, manifold);
+    cw__body scratch_a, scratch_b;
+    cw__overlap_bodies(cw__slot_body(world, cw__key_a(key), &scratch_a), cw__slot_body(world, cw__key_b(key), &scratch_b),
+                       manifold);
 }
 
 // A previous pair that was not found again still touches iff neither body changed (nor died).
@@ -210,8 +212,10 @@ bool cw__diff_pairs(cw_world *world)
     const bool keep_manifolds = world->stay_manifolds, with_manifolds = keep_manifolds || world->begin_manifolds;
     world->ends.count = world->begins.count = world->ends_owed = 0;
     next->count = 0;
+    // Without swept bodies every begin has fraction 1 and the set's manifold: nothing to keep.
+    world->begins_have_info = world->swept.count > 0;
     if (!cw__u32s_reserve(&world->ends, old->count) || !cw__u32s_reserve(&world->begins, found_count) ||
-        !reserve_begin_info(world, found_count) ||
+        (world->begins_have_info && !reserve_begin_info(world, found_count)) ||
         !cw__touching_reserve(next, old->count, with_manifolds))
         return false;
     uint32_t i = 0, j = 0;
@@ -223,7 +227,8 @@ bool cw__diff_pairs(cw_world *world)
                 return false;
             if (with_manifolds) // for the begin, or for its stays to come
                 manifold_of(world, found[j], &next->manifolds[next->count - 1]);
-            begin_info_of(world, found[j], next, next->count - 1, &world->begin_info[world->begins.count]);
+            if (world->begins_have_info)
+                begin_info_of(world, found[j], next, next->count - 1, &world->begin_info[world->begins.count]);
             world->begins.items[world->begins.count++] = next->count - 1;
             j++;
         } else if (both || unchanged(world, old->keys[i])) {

@@ -66,6 +66,7 @@ void cw_world_destroy(cw_world *world)
     cw__grid_free(&world->grid);
     cw__free(world->slots, world->slot_capacity * sizeof *world->slots);
     cw__free(world->hot, world->slot_capacity * sizeof *world->hot);
+    cw__free(world->mask_bodies, world->mask_body_capacity * sizeof *world->mask_bodies);
     cw__free(world->retest_step, world->slot_capacity * sizeof *world->retest_step);
     cw__free(world->query_seen, world->slot_capacity * sizeof *world->query_seen);
     cw__u32s_free(&world->dirty);
@@ -73,7 +74,6 @@ void cw_world_destroy(cw_world *world)
     cw__u32s_free(&world->dying);
     cw__free(world->candidates.items, world->candidates.capacity * sizeof(uint32_t));
     cw__u64s_free(&world->found);
-    cw__u64s_free(&world->sort_scratch);
     cw__touching_free(&world->touching[0]);
     cw__touching_free(&world->touching[1]);
     cw__u32s_free(&world->ends);
@@ -135,8 +135,7 @@ static void update_moved(cw_world *world)
             }
             continue;
         }
-        cw_aabb aabb = cw__body_aabb(&slot->prepared);
-        cw__box box = {aabb.min.x, aabb.min.y, aabb.max.x, aabb.max.y};
+        cw__box box = slot->next_aabb;
         float width = box.max_x - box.min_x, height = box.max_y - box.min_y;
         float extent = width > height ? width : height; // fmaxf is a libm call under strict IEEE rules
         bool swept = world->hot[index].is_swept;
@@ -214,7 +213,8 @@ static bool bodies_overlap(const cw_world *world, uint32_t a, uint32_t b)
     const cw__hot *ha = &world->hot[a], *hb = &world->hot[b];
     if (ha->is_box && hb->is_box)
         return cw__obbs_overlap(&ha->obb, &hb->obb);
-    return cw__overlap_bodies(&world->slots[a].prepared, &world->slots[b].prepared, NULL);
+    cw__body scratch_a, scratch_b;
+    return cw__overlap_bodies(cw__slot_body(world, a, &scratch_a), cw__slot_body(world, b, &scratch_b), NULL);
 }
 
 // The pair loop reads two bodies' hot records per candidate, scattered over the whole array; asking
@@ -262,11 +262,7 @@ static void test_candidates(cw_world *world)
         world->step_failed = true;
         return;
     }
-    if (!cw__u64s_reserve(&world->sort_scratch, found->count)) {
-        world->step_failed = true;
-        return;
-    }
-    cw__sort_pair_keys(found->items, world->sort_scratch.items, found->count, world->slot_count);
+    cw__sort_pair_keys(found->items, cw__sort_scratch(world), found->count, world->slot_count);
 }
 
 // Out of memory somewhere in the step: the previous touching set stands, and every body that moved
