@@ -2,8 +2,8 @@
 CC      ?= cc
 WARN    := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 OPT     ?= -O3 -g
-CFLAGS  += $(WARN) $(OPT) -Iinclude -fPIC
-LDLIBS  += -lm
+CFLAGS  += $(WARN) $(OPT) -Iinclude -fPIC -pthread
+LDLIBS  += -lm -pthread
 
 BUILD   := build
 # Library objects export only what include/collworld.h marks CW_API.
@@ -22,7 +22,7 @@ BENCH_BINS := $(BENCH_MAINS:bench/%.c=$(BUILD)/%)
 ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 .PHONY: FORCE install uninstall check-exports check-install check-cxx fuzz fuzz-build deps-fuzz docs
-.PHONY: all test unit asan valgrind bench demo demo-headless demo-selftest example clean deps deps-lib deps-demo
+.PHONY: all test unit asan tsan valgrind bench demo demo-headless demo-selftest example clean deps deps-lib deps-demo
 .PHONY: deps-bench lua lua-test lua-oom lua-valgrind install-lua uninstall-lua deps-lua deps-lua-dev
 all: libcollworld.a libcollworld.so
 
@@ -69,8 +69,17 @@ $(BUILD)/asan/test_collworld: $(TEST_SRC) $(wildcard tests/*.h) $(LIB_SRC) $(wil
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) -O1 -g $(ASAN_FLAGS) -Iinclude -o $@ $(TEST_SRC) $(LIB_SRC) -lcmocka $(LDLIBS)
 
+$(BUILD)/tsan/test_collworld: $(TEST_SRC) $(wildcard tests/*.h) $(LIB_SRC) $(wildcard narrow/*.h world/*.h) | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) -O1 -g -fsanitize=thread -pthread -Iinclude -o $@ $(TEST_SRC) $(LIB_SRC) -lcmocka $(LDLIBS)
+
 unit: $(BUILD)/test_collworld
 	./$(BUILD)/test_collworld
+
+# ThreadSanitizer on the threaded tests: the world's own threads, the task systems, concurrent
+# queries, a second thread stepping or changing a busy world.
+tsan: $(BUILD)/tsan/test_collworld
+	CW_TEST_GROUP=threads CW_TEST_SCALE=2 TSAN_OPTIONS=halt_on_error=1 ./$(BUILD)/tsan/test_collworld
 
 # Under the sanitizers at half the random case counts (every test, every kind of case; CI's time).
 asan: $(BUILD)/asan/test_collworld
@@ -94,7 +103,7 @@ example: $(BUILD)/readme_example $(BUILD)/readme_world $(BUILD)/readme_swept $(B
 	./$(BUILD)/readme_touch
 	./$(BUILD)/readme_sheet
 
-test: unit asan example lua-test lua-oom demo-headless demo-selftest
+test: unit asan tsan example lua-test lua-oom demo-headless demo-selftest
 
 # --- the Lua module: require "collworld" for Lua 5.4 and LuaJIT (Lua 5.1, what LOVE uses) ---
 # One module per Lua: build/lua5.4/collworld.so and build/luajit/collworld.so, each with the

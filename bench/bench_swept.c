@@ -233,7 +233,7 @@ static void time_casts(const ws_sprite *sprites, const cw_mask *bullet_mask)
     static ws_scene scene;
     if (!ws_scene_init(&scene, WS_MASKS, ASTEROIDS, SEED, sprites))
         return;
-    cw_world *world = cw_world_create(&(cw_world_def){.cell_size = 0, .manifolds = false});
+    cw_world *world = cw_world_create(&(cw_world_def){.cell_size = 0, .manifolds = false, .worker_count = 1});
     for (int i = 0; i < ASTEROIDS; i++) {
         cw_body_def bd = cw_default_body_def();
         bd.shape = scene.shape[i], bd.transform = scene.xf[i];

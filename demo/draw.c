@@ -344,8 +344,8 @@ void draw_hud(painter *p, const scene *s, const hud_info *info, const layers *l)
              s->boxes ? "boxes" : "masks", st.bodies, st.static_bodies, info->fps, info->paused ? " | PAUSED" : "");
     snprintf(lines[1], sizeof lines[1], "pairs: %d candidates, %d tested, %d touching | events: %d begin, %d end",
              st.candidate_pairs, st.narrow_tests, st.touching_pairs, st.begin_events, st.end_events);
-    snprintf(lines[2], sizeof lines[2], "step: broad %.2f ms, narrow %.2f ms, events %.2f ms | draw %.1f ms",
-             st.broad_ms, st.narrow_ms, st.events_ms, info->draw_ms);
+    snprintf(lines[2], sizeof lines[2], "step on %d worker%s: broad %.2f ms, narrow %.2f ms, events %.2f ms | draw %.1f ms",
+             st.workers, st.workers == 1 ? "" : "s", st.broad_ms, st.narrow_ms, st.events_ms, info->draw_ms);
     snprintf(lines[3], sizeof lines[3], "%s",
              l->help ? "drag: move | wheel, arrows: rotate | +/-: scale | M: mirror | A/X: +/-1000 | B: boxes | "
                        "space: pause | N: step | 1-5: grid, AABBs, boxes, contacts, rays | H: help"

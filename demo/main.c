@@ -15,7 +15,7 @@
 #include "selftest.h"
 
 typedef struct options {
-    int count, frames, width, height;
+    int count, frames, width, height, workers;
     unsigned long seed;
     bool headless, selftest, unswept;
     scene_kind scene;
@@ -24,7 +24,8 @@ typedef struct options {
 
 static const char USAGE[] =
     "usage: collworld_demo [--count N] [--seed N] [--scene default|inspect|shooter] [--size WxH]\n"
-    "                      [--headless] [--frames N] [--screenshot FILE] [--selftest] [--unswept]\n";
+    "                      [--headless] [--frames N] [--screenshot FILE] [--selftest] [--unswept]\n"
+    "                      [--workers N (default: the machine's cores)]\n";
 
 static const char *const SCENE_NAMES[] = {"default", "inspect", "shooter"};
 
@@ -40,7 +41,9 @@ static bool scene_named(const char *name, scene_kind *kind)
 
 static bool parse_options(int argc, char **argv, options *o)
 {
-    *o = (options){.count = 5000, .frames = 300, .width = 1600, .height = 900, .seed = 1};
+    int cores = SDL_GetCPUCount();
+    *o = (options){.count = 5000, .frames = 300, .width = 1600, .height = 900, .seed = 1,
+                   .workers = cores < 1 ? 1 : cores > CW_MAX_WORKERS ? CW_MAX_WORKERS : cores};
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(arg, "--headless") == 0)
@@ -57,6 +60,8 @@ static bool parse_options(int argc, char **argv, options *o)
             o->frames = atoi(value), i++;
         else if (strcmp(arg, "--seed") == 0)
             o->seed = strtoul(value, NULL, 10), i++;
+        else if (strcmp(arg, "--workers") == 0)
+            o->workers = atoi(value), i++;
         else if (strcmp(arg, "--screenshot") == 0)
             o->screenshot = value, i++;
         else if (strcmp(arg, "--size") == 0 && sscanf(value, "%dx%d", &o->width, &o->height) == 2)
@@ -66,7 +71,8 @@ static bool parse_options(int argc, char **argv, options *o)
         else
             return false;
     }
-    return o->count >= 0 && o->frames > 0 && o->width >= 320 && o->height >= 240;
+    return o->count >= 0 && o->frames > 0 && o->width >= 320 && o->height >= 240 && o->workers >= 1 &&
+           o->workers <= CW_MAX_WORKERS;
 }
 
 // No display to talk to: X11 and Wayland both absent (other platforms always have one).
@@ -115,6 +121,7 @@ static void summary_print(const summary *sum, const scene *s, const options *o, 
     printf("| %-28s | %12s |\n|%s|%s|\n", "per frame (mean)", "value", "------------------------------",
            "-------------:");
     printf("| %-28s | %12d |\n| %-28s | %12d |\n", "bodies", st.bodies, "of which static", st.static_bodies);
+    printf("| %-28s | %12d |\n", "step workers", st.workers);
     printf("| %-28s | %12.0f |\n| %-28s | %12.0f |\n", "candidate pairs", sum->candidates / n, "touching pairs",
            sum->touching / n);
     printf("| %-28s | %12.1f |\n| %-28s | %12.1f |\n", "begin events", sum->begins / n, "end events", sum->ends / n);
@@ -372,7 +379,7 @@ int main(int argc, char **argv)
         return 1;
     }
     cw_vec2 size = {(float)a.opt.width, (float)a.opt.height};
-    bool ok = scene_init(&a.scene, a.opt.scene, a.opt.count, a.opt.seed, size, a.sprites.images) && start_video(&a) &&
+    bool ok = scene_init(&a.scene, a.opt.scene, a.opt.count, a.opt.seed, size, a.sprites.images, a.opt.workers) && start_video(&a) &&
               painter_init(&a.painter, a.renderer, a.sprites.images);
     if (a.opt.scene == SCENE_SHOOTER) { // hits flash with their point and normal; no ray fan
         a.layers.contacts = true, a.layers.rays = false;

@@ -159,10 +159,12 @@ static void add_player(scene *s, sprite_kind kind, cw_vec2 at, float rotation, c
         s->selected = sp->id;
 }
 
-bool scene_init(scene *s, scene_kind kind, int count, uint64_t seed, cw_vec2 size, const sprite_image *images)
+bool scene_init(scene *s, scene_kind kind, int count, uint64_t seed, cw_vec2 size, const sprite_image *images,
+                int workers)
 {
     *s = (scene){.kind = kind, .images = images, .size = size, .rng = seed * 0x9E3779B97F4A7C15ull + 1};
     cw_world_def def = cw_default_world_def();
+    def.worker_count = workers; // the world's own threads share the exact tests
     def.on_begin = on_begin, def.on_end = on_end, def.context = s; // no on_stay: stays then cost nothing
     if ((s->world = cw_world_create(&def)) == NULL)
         return false;

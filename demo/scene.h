@@ -50,7 +50,8 @@ typedef struct scene {
     } shooter;
 } scene;
 
-bool scene_init(scene *s, scene_kind kind, int count, uint64_t seed, cw_vec2 size, const sprite_image *images);
+bool scene_init(scene *s, scene_kind kind, int count, uint64_t seed, cw_vec2 size, const sprite_image *images,
+                int workers);
 void scene_free(scene *s);
 
 void scene_add_sprites(scene *s, int n);

@@ -23,7 +23,18 @@
 ///
 /// ## Threads
 /// Masks are immutable once built and may be read from any number of threads at once. cw_overlap()
-/// is pure and thread-safe. cw_set_allocator() must be called before anything is allocated.
+/// and the other shape functions are pure and thread-safe. cw_set_allocator() must be called before
+/// anything is allocated; your allocator must be thread-safe if several threads use collworld (a
+/// world's own workers never allocate).
+///
+/// A world belongs to one thread at a time, with one exception: between steps, the queries
+/// (cw_world_query_point/box/shape, cw_world_raycast, cw_world_raycast_all, cw_world_cast_shape,
+/// cw_world_cast_shape_all) and the read-only body getters may run on any number of threads at
+/// once, as long as no thread changes the world meanwhile (creates, destroys, moves or changes a
+/// body, steps or destroys the world). Up to CW_QUERY_LANES queries run at the same time; more
+/// wait for one of them to finish. A change or a step started while a query runs on another
+/// thread fails with an error instead of racing; anything else done concurrently is undefined. A
+/// world's step can use several threads itself (cw_world_def::worker_count).
 #ifndef COLLWORLD_H
 #define COLLWORLD_H
 
@@ -399,6 +410,29 @@ typedef struct cw_contact {
 /// A contact callback: `context` is cw_world_def::context.
 typedef void cw_contact_fn(const cw_contact *contact, void *context);
 
+/// Queries that can run on one world at the same time, from different threads (see Threads).
+#define CW_QUERY_LANES 4
+
+/// The most workers a world may have (cw_world_def::worker_count).
+#define CW_MAX_WORKERS 64
+
+/// A piece of a step's parallel work: run items [start, end) as worker `worker`
+/// (0 <= worker < cw_world_def::worker_count). Pieces of one task may run at once on different
+/// threads, in any order; two pieces running at the same time must have different worker numbers.
+typedef void cw_task_fn(int start, int end, int worker, void *task_context);
+
+/// Your task system, as Box2D v3's: run `task` over the items [0, item_count), split into ranges of
+/// at least `min_range` items (the last may be shorter), on your workers, with `task_context` for
+/// every range; `user_context` is cw_world_def::user_task_context. Return a handle that
+/// cw_finish_task_fn waits on, or NULL if the whole range already ran before returning. Called
+/// only from the thread running cw_world_step().
+typedef void *cw_enqueue_task_fn(cw_task_fn *task, int item_count, int min_range, void *task_context,
+                                 void *user_context);
+
+/// Waits until every range of the task behind `user_task` has run (called once per non-NULL handle,
+/// on the stepping thread, before the step reads the results).
+typedef void cw_finish_task_fn(void *user_task, void *user_context);
+
 /// How to build a world. Start from cw_default_world_def().
 typedef struct cw_world_def {
     float cell_size;       ///< Broadphase grid cell side in world units, 0 or >= CW_MIN_CELL_SIZE; 0: chosen and adapted from the bodies.
@@ -417,9 +451,20 @@ typedef struct cw_world_def {
     /// also copied once (sizeof(cw_contact) bytes), and the arrays keep the room of the largest
     /// step; set false when only the callbacks are used.
     bool event_arrays;
+    /// Threads the step may use, 1 to CW_MAX_WORKERS (default 1). With enqueue_task set, your
+    /// task system runs the step's parallel work as this many workers; without, a world with
+    /// worker_count > 1 starts worker_count - 1 threads of its own (they sleep between steps and are
+    /// joined by cw_world_destroy(); if they cannot all be started the world still works, with
+    /// those that did, and cw_world_stats::workers says how many run). Whatever the count or the
+    /// task system, every event, its order, manifold and fraction is the same, byte for byte; the
+    /// callbacks always run on the thread that called cw_world_step().
+    int worker_count;
+    cw_enqueue_task_fn *enqueue_task; ///< Your task system's enqueue, or NULL (set both or neither).
+    cw_finish_task_fn *finish_task;   ///< Your task system's finish, or NULL (set both or neither).
+    void *user_task_context;          ///< Passed to enqueue_task and finish_task.
 } cw_world_def;
 
-/// Returns a def with automatic cell size, no callbacks and manifolds on.
+/// Returns a def with automatic cell size, no callbacks, manifolds and event arrays on, one worker.
 CW_API cw_world_def cw_default_world_def(void);
 
 /// How to build a body. Start from cw_default_body_def().
@@ -530,8 +575,10 @@ CW_API bool cw_body_is_static(const cw_world *world, cw_body_id body);
 CW_API bool cw_body_aabb(const cw_world *world, cw_body_id body, cw_aabb *aabb);
 
 /// Finds the touching pairs for the bodies as they are now and reports the events (see the event
-/// semantics above). Fails (no effect) for a NULL world or when called from a callback. Allocates
-/// only while the world grows: a warmed-up world steps without touching the allocator.
+/// semantics above). Fails (no effect) for a NULL world, when called from a callback, or while
+/// another thread is stepping the same world or querying it. Allocates only while the world grows:
+/// a warmed-up world steps without touching the allocator. With worker_count > 1 the exact tests
+/// of the candidate pairs run on the workers; everything else, callbacks included, on this thread.
 CW_API void cw_world_step(cw_world *world);
 
 /// What the last step did and how long its phases took.
@@ -548,6 +595,8 @@ typedef struct cw_world_stats {
                                                ///< and the arrays of cw_world_events()).
     int disabled_bodies;  ///< Of the live bodies, switched off (cw_body_set_enabled()), now.
     float cell_size;      ///< The grid's cell side in world units.
+    int workers;          ///< Workers the step can use: worker_count, or fewer if the world's own
+                          ///< threads could not all be started.
     double broad_ms;      ///< Milliseconds spent on AABBs, updating the grid and finding candidate pairs.
     double narrow_ms;     ///< Milliseconds spent in exact tests.
     double events_ms;     ///< Milliseconds spent diffing the touching pairs, computing manifolds for

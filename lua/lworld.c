@@ -197,10 +197,10 @@ static void set_callback(lua_State *L, int world_idx, int slot, int fn_idx)
     lw->has_callback[slot - LCW_W_ON_BEGIN] = !lua_isnil(L, fn_idx);
 }
 
-// cw.world{ cell_size =, manifolds =, stays =, event_arrays =, on_begin =, on_stay =, on_end = }
+// cw.world{ cell_size =, manifolds =, stays =, event_arrays =, workers =, on_begin =, on_stay =, on_end = }
 static int world_new(lua_State *L)
 {
-    static const char *const keys[] = {"cell_size", "manifolds", "stays", "event_arrays",
+    static const char *const keys[] = {"cell_size", "manifolds", "stays", "event_arrays", "workers",
                                        "on_begin", "on_stay", "on_end", NULL};
     if (lua_isnoneornil(L, 1)) {
         lua_settop(L, 0);
@@ -214,6 +214,12 @@ static int world_new(lua_State *L)
         def.cell_size = (float)cell;
     lcw_opt_bool_field(L, 1, 1, "manifolds", &def.manifolds);
     lcw_opt_bool_field(L, 1, 1, "event_arrays", &def.event_arrays);
+    lua_Number workers;
+    if (lcw_opt_number_field(L, 1, 1, "workers", &workers)) { // the world's own threads; callbacks stay on this one
+        if (!(workers >= 1 && workers <= CW_MAX_WORKERS && workers == (int)workers))
+            luaL_argerror(L, 1, "field 'workers' must be an integer from 1 to 64");
+        def.worker_count = (int)workers;
+    }
     bool stays = false;
     lcw_opt_bool_field(L, 1, 1, "stays", &stays);
     lua_getfield(L, 1, "on_stay");
@@ -416,6 +422,7 @@ static int world_stats(lua_State *L)
                   {"end_events", s.end_events},
                   {"disabled_bodies", s.disabled_bodies},
                   {"cell_size", s.cell_size},
+                  {"workers", s.workers},
                   {"broad_ms", s.broad_ms},
                   {"narrow_ms", s.narrow_ms},
                   {"events_ms", s.events_ms}};

@@ -1,10 +1,24 @@
 // The collworld test runner: every group, in order. Environment:
 //   CW_TEST_SCALE=n   divide the random case counts by n (valgrind runs use 20)
 //   CW_TEST_ONLY=seed run only the random case with that seed (as printed by a failure), verbosely
+//   CW_TEST_GROUP=g   run only the groups whose name contains g (make tsan runs "threads")
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "gen.h"
 #include "suites.h"
+
+// Whether the group is selected by CW_TEST_GROUP (all are without it).
+static bool selected(const char *group)
+{
+    const char *only = getenv("CW_TEST_GROUP");
+    return only == NULL || strstr(group, only) != NULL;
+}
+
+#define RUN_GROUP(name, tests)                                                                                      \
+    (selected(name) ? cmocka_run_group_tests_name(name, tests, NULL, NULL) : 0)
 
 int main(void)
 {
@@ -12,22 +26,23 @@ int main(void)
     setvbuf(stdout, NULL, _IONBF, 0);
     fprintf(stdout, "collworld tests (CW_TEST_SCALE=%d)\n", gen_test_scale());
     int failed = 0;
-    failed += cmocka_run_group_tests_name("reference", reference_tests, NULL, NULL);
-    failed += cmocka_run_group_tests_name("mask", mask_tests, NULL, NULL);
-    failed += cmocka_run_group_tests_name("sprite sheets", sheet_tests, NULL, NULL);
-    failed += cmocka_run_group_tests_name("errors", error_tests, NULL, NULL);
-    failed += cmocka_run_group_tests_name("allocator", alloc_tests, NULL, NULL);
-    failed += cmocka_run_group_tests_name("exact", exact_tests, NULL, NULL);
-    failed += cmocka_run_group_tests_name("overlap", overlap_tests, NULL, NULL);
-    failed += cmocka_run_group_tests_name("manifold", manifold_tests, NULL, NULL);
-    failed += cmocka_run_group_tests_name("minimum translation", mtd_tests, NULL, NULL);
-    failed += cmocka_run_group_tests_name("cast", cast_tests, NULL, NULL);
-    failed += cmocka_run_group_tests_name("world", world_tests, NULL, NULL);
-    failed += cmocka_run_group_tests_name("world random", world_random_tests, NULL, NULL);
-    failed += cmocka_run_group_tests_name("world allocator", world_alloc_tests, NULL, NULL);
-    failed += cmocka_run_group_tests_name("swept bodies and world casts", world_swept_tests, NULL, NULL);
-    failed += cmocka_run_group_tests_name("touching, event arrays, groups, switches", world_touch_tests, NULL, NULL);
-    failed += cmocka_run_group_tests_name("queries", query_tests, NULL, NULL);
+    failed += RUN_GROUP("reference", reference_tests);
+    failed += RUN_GROUP("mask", mask_tests);
+    failed += RUN_GROUP("sprite sheets", sheet_tests);
+    failed += RUN_GROUP("errors", error_tests);
+    failed += RUN_GROUP("allocator", alloc_tests);
+    failed += RUN_GROUP("exact", exact_tests);
+    failed += RUN_GROUP("overlap", overlap_tests);
+    failed += RUN_GROUP("manifold", manifold_tests);
+    failed += RUN_GROUP("minimum translation", mtd_tests);
+    failed += RUN_GROUP("cast", cast_tests);
+    failed += RUN_GROUP("world", world_tests);
+    failed += RUN_GROUP("world random", world_random_tests);
+    failed += RUN_GROUP("world allocator", world_alloc_tests);
+    failed += RUN_GROUP("swept bodies and world casts", world_swept_tests);
+    failed += RUN_GROUP("touching, event arrays, groups, switches", world_touch_tests);
+    failed += RUN_GROUP("queries", query_tests);
+    failed += RUN_GROUP("threads", thread_tests);
     if (failed)
         fprintf(stdout, "collworld tests: %d test(s) FAILED\n", failed);
     return failed ? 1 : 0;

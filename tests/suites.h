@@ -35,6 +35,9 @@ extern const struct CMUnitTest manifold_tests[MANIFOLD_TEST_COUNT];
 #define WORLD_TEST_COUNT 18
 extern const struct CMUnitTest world_tests[WORLD_TEST_COUNT];
 
+#define THREAD_TEST_COUNT 5
+extern const struct CMUnitTest thread_tests[THREAD_TEST_COUNT];
+
 #define WORLD_RANDOM_TEST_COUNT 16
 extern const struct CMUnitTest world_random_tests[WORLD_RANDOM_TEST_COUNT];
 

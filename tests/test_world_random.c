@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "scene.h"
 #include "suites.h"
 #include "world_ref.h"
 
@@ -41,6 +42,7 @@ typedef struct scene_params {
     double group_share;     // bodies given a nonzero group (-2..2) at creation
     int regroups, switches; // at most this many group changes and enable/disable switches per step
     bool no_stay, no_manifolds, record_stream, check_manifolds;
+    scene_threading threading; // the world's workers and task system
 } scene_params;
 
 typedef struct scene {
@@ -293,6 +295,10 @@ static void scene_start(scene *sc, const scene_params *p, const palette *pal)
     o.skip_manifold_equal = !p->check_manifolds;
     o.hook = scene_hook;
     o.hook_context = sc;
+    o.worker_count = p->threading.worker_count;
+    o.enqueue_task = p->threading.enqueue_task;
+    o.finish_task = p->threading.finish_task;
+    o.task_context = p->threading.task_context;
     sc->w = wr_create(&o);
     assert_non_null(sc->w);
     populate(sc);
@@ -601,6 +607,36 @@ static void test_random_determinism(void **state)
     free_palette(&other);
     assert_int_equal(failures, 0);
     assert_true(same);
+}
+
+unsigned char *scene_stream(uint64_t seed, const scene_threading *threading, size_t *length, int *failures)
+{
+    scene_params p = base_params("threads", seed);
+    p.record_stream = true;
+    p.hook_chance = 0.1;
+    p.swept_share = 0.2;
+    p.toggles = 2;
+    p.group_share = 0.3;
+    p.switches = 2;
+    p.spread = 400; // crowded: most steps have enough candidates to be shared among the workers
+    p.threading = *threading;
+    palette pal;
+    make_palette(&pal, p.seed);
+    scene sc;
+    scene_start(&sc, &p, &pal);
+    int steps = scene_steps(&p);
+    for (int k = 0; k < steps && scene_step(&sc); k++)
+        ;
+    size_t n;
+    const unsigned char *stream = wr_stream(sc.w, &n);
+    unsigned char *copy = malloc(n ? n : 1);
+    assert_non_null(copy);
+    memcpy(copy, stream, n);
+    *length = n;
+    *failures += wr_failures(sc.w);
+    wr_destroy(sc.w);
+    free_palette(&pal);
+    return copy;
 }
 
 // Found by the random scenes above, reduced by hand: the end owed for a body destroyed between

@@ -316,7 +316,7 @@ static bool cast_from_query(cw_body_id body, void *user_data, const cw_manifold 
 static void test_swept_misuse(void **state)
 {
     (void)state;
-    cw_world *world = cw_world_create(&(cw_world_def){.cell_size = 0, .manifolds = true});
+    cw_world *world = cw_world_create(&(cw_world_def){.cell_size = 0, .manifolds = true, .worker_count = 1});
     assert_non_null(world);
     cw_body_id body = add_box(world, 1, 1, 0, 0, false), stale = add_box(world, 1, 1, 5, 0, false);
     cw_body_destroy(world, stale);

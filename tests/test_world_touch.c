@@ -108,7 +108,7 @@ static void test_touching_by_hand(void **state)
 static void test_touching_without_manifolds(void **state)
 {
     (void)state;
-    cw_world *world = cw_world_create(&(cw_world_def){.manifolds = true});
+    cw_world *world = cw_world_create(&(cw_world_def){.manifolds = true, .worker_count = 1});
     assert_non_null(world);
     cw_body_id a = add_box(world, 10, 0, 0), b = add_box(world, 10, 6, 0);
     cw_world_step(world);
@@ -246,7 +246,7 @@ static void test_group_rule(void **state)
     for (int ga = -2; ga <= 2; ga++)
         for (int gb = -2; gb <= 2; gb++)
             for (int categories_pass = 0; categories_pass < 2; categories_pass++) {
-                cw_world *world = cw_world_create(&(cw_world_def){.manifolds = false, .event_arrays = true});
+                cw_world *world = cw_world_create(&(cw_world_def){.manifolds = false, .event_arrays = true, .worker_count = 1});
                 cw_body_def def = cw_default_body_def();
                 def.shape = cw_shape_box(10, 10);
                 def.group = ga;
@@ -422,7 +422,7 @@ static void test_disabled_out_of_queries(void **state)
     (void)state;
     gen_rng r = gen_seed(0xd15ab1e);
     enum { N = 300 };
-    cw_world *world = cw_world_create(&(cw_world_def){.manifolds = false});
+    cw_world *world = cw_world_create(&(cw_world_def){.manifolds = false, .worker_count = 1});
     cw_body_id ids[N];
     cw_aabb boxes[N];
     bool on[N];
@@ -476,7 +476,7 @@ static bool change_from_query(cw_body_id body, void *user_data, const cw_manifol
 static void test_touch_misuse(void **state)
 {
     (void)state;
-    cw_world *world = cw_world_create(&(cw_world_def){.manifolds = true, .event_arrays = true});
+    cw_world *world = cw_world_create(&(cw_world_def){.manifolds = true, .event_arrays = true, .worker_count = 1});
     assert_non_null(world);
     cw_body_id body = add_box(world, 1, 0, 0), stale = add_box(world, 1, 5, 0), null_id = {0, 0};
     cw_body_destroy(world, stale);

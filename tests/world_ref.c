@@ -160,6 +160,10 @@ wr_world *wr_create(const wr_options *options)
     def.on_stay = options->no_stay ? NULL : on_stay;
     def.manifolds = !options->no_manifolds;
     def.context = w;
+    def.worker_count = options->worker_count > 0 ? options->worker_count : 1;
+    def.enqueue_task = options->enqueue_task;
+    def.finish_task = options->finish_task;
+    def.user_task_context = options->task_context;
     cw_clear_error();
     w->world = cw_world_create(&def);
     if (w->world == NULL) {

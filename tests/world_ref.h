@@ -52,6 +52,10 @@ typedef struct wr_options {
     bool record_stream;        ///< keep a byte serialisation of every event (see wr_stream())
     wr_hook_fn *hook;          ///< may be NULL
     void *hook_context;
+    int worker_count;          ///< cw_world_def::worker_count (0: 1)
+    cw_enqueue_task_fn *enqueue_task; ///< cw_world_def's task system (NULL: the world's own threads)
+    cw_finish_task_fn *finish_task;
+    void *task_context;
 } wr_options;
 
 /// Creates the world (failures are counted; returns NULL only if the world could not be made).

@@ -26,9 +26,19 @@ static bool check_world(const cw_world *world)
 
 bool cw__world_may_change(const cw_world *world)
 {
-    if (world->in_query)
+    if (cw__in_query(world)) {
         cw__fail("Bodies cannot be created, destroyed or changed from inside a query callback.");
-    return !world->in_query;
+        return false;
+    }
+    if (atomic_load(&world->queries) > 0) {
+        cw__fail("Bodies cannot be changed while another thread is querying the world.");
+        return false;
+    }
+    if (atomic_load(&world->stepping) && !cw__in_step(world)) {
+        cw__fail("Bodies cannot be changed while another thread is stepping the world.");
+        return false;
+    }
+    return true;
 }
 
 // The slot of a live body that may be changed now, or NULL with an error.
@@ -65,6 +75,18 @@ void cw__world_mark_dirty(cw_world *world, uint32_t index)
     slot->dirty = true;
 }
 
+// The arrays parallel to the slots, each with its element size.
+enum { PARALLEL_ARRAYS = 4 + CW_QUERY_LANES };
+static void parallel_arrays(cw_world *world, void **arrays[PARALLEL_ARRAYS], size_t sizes[PARALLEL_ARRAYS])
+{
+    arrays[0] = (void **)&world->slots, sizes[0] = sizeof *world->slots;
+    arrays[1] = (void **)&world->hot, sizes[1] = sizeof *world->hot;
+    arrays[2] = (void **)&world->retest_step, sizes[2] = sizeof *world->retest_step;
+    arrays[3] = (void **)&world->index.head, sizes[3] = sizeof *world->index.head;
+    for (int k = 0; k < CW_QUERY_LANES; k++)
+        arrays[4 + k] = (void **)&world->lane_seen[k], sizes[4 + k] = sizeof *world->lane_seen[k];
+}
+
 // Grows the slot arrays and every per-body list to `capacity` bodies, so that marking, moving and
 // destroying bodies never allocate. False (nothing lost) if memory runs out.
 static bool reserve_slots(cw_world *world, uint32_t needed)
@@ -73,43 +95,30 @@ static bool reserve_slots(cw_world *world, uint32_t needed)
         return true;
     uint32_t capacity = world->slot_capacity < 64 ? 64 : world->slot_capacity + world->slot_capacity / 2;
     capacity = capacity < needed ? needed : capacity;
-    cw__slot *slots = cw__alloc(capacity * sizeof *slots);
-    cw__hot *hot = cw__alloc(capacity * sizeof *hot);
-    uint32_t *retest = cw__alloc(capacity * sizeof *retest), *seen = cw__alloc(capacity * sizeof *seen);
-    uint32_t *heads = cw__alloc(capacity * sizeof *heads);
-    if (slots == NULL || hot == NULL || retest == NULL || seen == NULL || heads == NULL ||
-        !cw__u32s_reserve(&world->dirty, capacity) ||
-        !cw__u32s_reserve(&world->moved, capacity) || !cw__u32s_reserve(&world->dying, capacity) ||
-        !cw__u32s_reserve(&world->swept, capacity)) {
-        cw__free(slots, capacity * sizeof *slots);
-        cw__free(hot, capacity * sizeof *hot);
-        cw__free(retest, capacity * sizeof *retest);
-        cw__free(seen, capacity * sizeof *seen);
-        cw__free(heads, capacity * sizeof *heads);
-        return false;
+    void **arrays[PARALLEL_ARRAYS], *grown[PARALLEL_ARRAYS];
+    size_t sizes[PARALLEL_ARRAYS];
+    parallel_arrays(world, arrays, sizes);
+    bool ok = cw__u32s_reserve(&world->dirty, capacity) && cw__u32s_reserve(&world->moved, capacity) &&
+              cw__u32s_reserve(&world->dying, capacity) && cw__u32s_reserve(&world->swept, capacity);
+    for (int k = 0; k < PARALLEL_ARRAYS; k++) {
+        grown[k] = ok ? cw__alloc(capacity * sizes[k]) : NULL;
+        ok = ok && grown[k] != NULL;
     }
-    memset(slots, 0, capacity * sizeof *slots);
-    memset(hot, 0, capacity * sizeof *hot);
-    memset(retest, 0, capacity * sizeof *retest);
-    memset(seen, 0, capacity * sizeof *seen);
-    memset(heads, 0, capacity * sizeof *heads);
     size_t old = world->slot_capacity;
-    if (old > 0) {
-        memcpy(slots, world->slots, old * sizeof *slots);
-        memcpy(hot, world->hot, old * sizeof *hot);
-        memcpy(retest, world->retest_step, old * sizeof *retest);
-        memcpy(seen, world->query_seen, old * sizeof *seen);
-        memcpy(heads, world->index.head, old * sizeof *heads);
+    for (int k = 0; k < PARALLEL_ARRAYS; k++) {
+        if (!ok) {
+            cw__free(grown[k], capacity * sizes[k]);
+            continue;
+        }
+        memset(grown[k], 0, capacity * sizes[k]);
+        if (old > 0)
+            memcpy(grown[k], *arrays[k], old * sizes[k]);
+        cw__free(*arrays[k], old * sizes[k]);
+        *arrays[k] = grown[k];
     }
-    cw__free(world->slots, old * sizeof *world->slots);
-    cw__free(world->hot, old * sizeof *world->hot);
-    cw__free(world->retest_step, old * sizeof *world->retest_step);
-    cw__free(world->query_seen, old * sizeof *world->query_seen);
-    cw__free(world->index.head, old * sizeof *world->index.head);
-    world->index.head = heads;
-    world->slots = slots, world->hot = hot, world->retest_step = retest, world->query_seen = seen;
-    world->slot_capacity = capacity;
-    return true;
+    if (ok)
+        world->slot_capacity = capacity;
+    return ok;
 }
 
 // A free slot index (reusing freed ones first), or 0 if memory runs out.

@@ -6,6 +6,8 @@
 #include "../broad/grid.h"
 #include "../narrow/internal.h"
 
+#include <stdatomic.h>
+
 // A slot's life: free, holding a live body, or holding a destroyed body whose id and user data are
 // still needed for the ends of its contacts (delivered at the next step, then the slot is freed).
 enum { CW__FREE = 0, CW__ALIVE = 1, CW__DYING = 2 };
@@ -94,12 +96,23 @@ typedef struct cw__u64s {
     uint32_t count, capacity;
 } cw__u64s;
 
+// The world's own worker threads (tasks.c).
+typedef struct cw__pool cw__pool;
+
 struct cw_world {
     cw_world_def def;
+    int workers;            // workers the step uses (1: none but the stepping thread)
+    cw__pool *pool;         // the world's own threads, when workers > 1 without a task system
+    atomic_bool stepping;   // a step runs (set by the stepping thread; others fail to step)
+    atomic_int queries;     // queries running, on any thread
+    atomic_uint lanes_busy; // bit k: query lane k is taken
+    uint16_t *lane_seen[CW_QUERY_LANES]; // per lane, parallel to slots: the lane's last query that tested the body
+    uint16_t lane_mark[CW_QUERY_LANES];  // per lane: the current query's number
+    uint8_t *outcomes;      // per candidate pair, written by the workers (see test_candidates)
+    uint32_t outcome_capacity;
     bool auto_cell;
     bool cell_chosen;       // the automatic cell size has been chosen from the bodies
     bool in_callback;
-    bool in_query;          // a query is calling its callback: bodies may not change
     bool step_failed;       // the current step ran out of memory and will be redone
     bool begin_manifolds, stay_manifolds; // computed for those events (a callback and def.manifolds)
     uint32_t step;
@@ -110,8 +123,6 @@ struct cw_world {
     uint32_t mask_body_count, mask_body_capacity;
     uint32_t *retest_step;  // parallel to slots: the last step that re-tested the body's pairs, or
                             // CW__DIED once destroyed (small, so the diff's lookups stay in cache)
-    uint32_t *query_seen;   // parallel to slots: the last query that tested the body
-    uint32_t query_mark;    // the current query's number
     uint32_t slot_count, slot_capacity, free_slot;
     int bodies, static_bodies;
     double extent_sum;      // of the live bodies' extents
@@ -139,7 +150,20 @@ struct cw_world {
     cw_world_stats stats;
 };
 
-// False (with an error) while a query callback runs: bodies may not change then.
+// tasks.c: runs task over [0, item_count) on the world's workers (inline with one worker or at most
+// min_range items); returns when every range has run.
+void cw__parallel_for(const cw_world *world, cw_task_fn *task, int item_count, int min_range, void *task_context);
+// Starts up to thread_count threads (NULL if none could be started); stops and joins them.
+cw__pool *cw__pool_start(int thread_count);
+void cw__pool_stop(cw__pool *pool);
+int cw__pool_threads(const cw__pool *pool);
+
+// Whether this thread is running a query of `world` (its callback is on the stack), or its step.
+bool cw__in_query(const cw_world *world);
+bool cw__in_step(const cw_world *world);
+
+// False (with an error) while a query runs (a query callback, or another thread's query): bodies
+// may not change then.
 bool cw__world_may_change(const cw_world *world);
 
 // The slot of a live body named by `id`, or NULL (with an error) if the id is stale or null.

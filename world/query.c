@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <sched.h>
 
 cw_query_filter cw_default_query_filter(void) { return (cw_query_filter){UINT32_MAX, UINT32_MAX}; }
 
@@ -15,7 +16,8 @@ typedef bool query_test(query *q, uint32_t index); // the exact test; may report
 struct query {
     cw_world *world;
     cw_query_filter filter;
-    uint32_t mark;           // this query's number in world->query_seen
+    int lane;                // the lane this query took (see claim_lane)
+    uint16_t mark;           // this query's number in its lane's world->lane_seen
     query_test *test;
     cw_query_fn *fn;         // point, box and shape queries
     cw_ray_fn *ray_fn;       // rays
@@ -29,30 +31,52 @@ struct query {
     bool want_manifold;
 };
 
+// The world whose query runs on this thread (its callback may be running), or NULL.
+static _Thread_local const cw_world *querying_here;
+
+bool cw__in_query(const cw_world *world) { return world != NULL && querying_here == world; }
+
 static bool begin_query(cw_world *world, bool has_callback)
 {
     if (world == NULL || !has_callback) {
         cw__fail(world == NULL ? "The world is NULL." : "The query callback is NULL.");
         return false;
     }
-    if (world->in_query) {
+    if (cw__in_query(world)) {
         cw__fail("Queries cannot be nested: a query callback may not start another query.");
         return false;
     }
     return true;
 }
 
-// Numbers this query so each body is tested once though it sits in several cells.
+// Takes a free lane (its own marks, so that queries on other threads do not meet), waiting while
+// CW_QUERY_LANES queries run.
+static int claim_lane(cw_world *world)
+{
+    for (;;) {
+        unsigned busy = atomic_load(&world->lanes_busy);
+        for (int k = 0; k < CW_QUERY_LANES; k++)
+            if (!(busy & (1u << k)) && atomic_compare_exchange_strong(&world->lanes_busy, &busy, busy | (1u << k)))
+                return k;
+        sched_yield();
+    }
+}
+
+// Numbers this query in its lane so each body is tested once though it sits in several cells.
 static void start(query *q, cw_world *world)
 {
-    if (++world->query_mark == 0) { // wrapped: forget every old mark
-        memset(world->query_seen, 0, world->slot_capacity * sizeof *world->query_seen);
-        world->query_mark = 1;
+    atomic_fetch_add(&world->queries, 1);
+    querying_here = world;
+    int lane = claim_lane(world);
+    if (++world->lane_mark[lane] == 0) { // wrapped: forget the lane's old marks
+        if (world->slot_capacity > 0)
+            memset(world->lane_seen[lane], 0, world->slot_capacity * sizeof *world->lane_seen[lane]);
+        world->lane_mark[lane] = 1;
     }
     q->world = world;
-    q->mark = world->query_mark;
+    q->lane = lane;
+    q->mark = world->lane_mark[lane];
     q->stopped = false;
-    world->in_query = true;
 }
 
 static bool accepts(const query *q, uint32_t index)
@@ -66,10 +90,11 @@ static bool visit(void *context, uint32_t index)
 {
     query *q = context;
     cw_world *world = q->world;
-    if (world->query_seen[index] == q->mark || world->hot[index].state != CW__ALIVE || world->slots[index].dirty ||
+    uint16_t *seen = world->lane_seen[q->lane];
+    if (seen[index] == q->mark || world->hot[index].state != CW__ALIVE || world->slots[index].dirty ||
         world->hot[index].disabled)
         return true;
-    world->query_seen[index] = q->mark;
+    seen[index] = q->mark;
     if (accepts(q, index))
         q->stopped = !q->test(q, index);
     return !q->stopped;
@@ -87,7 +112,12 @@ static void visit_changed(query *q)
     }
 }
 
-static void finish(query *q) { q->world->in_query = false; }
+static void finish(query *q)
+{
+    atomic_fetch_and(&q->world->lanes_busy, ~(1u << q->lane));
+    querying_here = NULL;
+    atomic_fetch_sub(&q->world->queries, 1);
+}
 
 static cw_body_id id_of(const cw_world *world, uint32_t index) { return (cw_body_id){index, world->slots[index].generation}; }
 

@@ -23,7 +23,7 @@
 cw_world_def cw_default_world_def(void)
 {
     return (cw_world_def){.cell_size = 0, .on_begin = NULL, .on_stay = NULL, .on_end = NULL, .context = NULL,
-                          .manifolds = true, .report_stays = false, .event_arrays = true};
+                          .manifolds = true, .report_stays = false, .event_arrays = true, .worker_count = 1};
 }
 
 cw_world *cw_world_create(const cw_world_def *def)
@@ -40,6 +40,14 @@ cw_world *cw_world_create(const cw_world_def *def)
         cw__fail("The cell size is too small: it must be 0 (automatic) or at least 1e-3.");
         return NULL;
     }
+    if (def->worker_count < 1 || def->worker_count > CW_MAX_WORKERS) {
+        cw__fail("The worker count must be from 1 to CW_MAX_WORKERS (64).");
+        return NULL;
+    }
+    if ((def->enqueue_task == NULL) != (def->finish_task == NULL)) {
+        cw__fail("Set both enqueue_task and finish_task, or neither.");
+        return NULL;
+    }
     cw_world *world = cw__alloc(sizeof *world);
     if (world == NULL)
         return NULL;
@@ -50,25 +58,66 @@ cw_world *cw_world_create(const cw_world_def *def)
     world->begin_manifolds = def->manifolds && (def->on_begin != NULL || def->event_arrays);
     world->stay_manifolds = def->manifolds && world->report_stays;
     cw__grid_init(&world->grid, world->auto_cell ? DEFAULT_CELL : def->cell_size);
+    const char *error_before = cw_last_error();
+    atomic_init(&world->stepping, false);
+    atomic_init(&world->queries, 0);
+    atomic_init(&world->lanes_busy, 0u);
+    world->workers = def->worker_count;
+    if (def->worker_count > 1 && def->enqueue_task == NULL) {
+        // Threads that cannot be started (or no memory for them) leave fewer workers, down to one.
+        world->pool = cw__pool_start(def->worker_count - 1);
+        world->workers = 1 + cw__pool_threads(world->pool);
+        cw__fail(error_before); // not a failure of this call
+    }
     world->stats.cell_size = world->grid.cell_size;
+    world->stats.workers = world->workers;
     return world;
+}
+
+// The world whose step runs on this thread (its callbacks may be running), or NULL.
+static _Thread_local const cw_world *stepping_here;
+
+bool cw__in_step(const cw_world *world) { return world != NULL && stepping_here == world; }
+
+// Why the world cannot be stepped (what = 0) or destroyed (what = 1) by this thread now, or NULL.
+static const char *busy_reason(const cw_world *world, int what)
+{
+    static const char *const reasons[4][2] = {
+        {"cw_world_step cannot be called from a query callback.", "cw_world_destroy cannot be called from a query callback."},
+        {"cw_world_step cannot be called from a contact callback.", "cw_world_destroy cannot be called from a contact callback."},
+        {"cw_world_step cannot run while another thread is querying the world.",
+         "cw_world_destroy cannot run while another thread is querying the world."},
+        {"cw_world_step cannot run while another thread is stepping the world.",
+         "cw_world_destroy cannot run while another thread is stepping the world."}};
+    if (cw__in_query(world))
+        return reasons[0][what];
+    if (cw__in_step(world))
+        return reasons[1][what];
+    if (atomic_load(&world->queries) > 0)
+        return reasons[2][what];
+    if (atomic_load(&world->stepping))
+        return reasons[3][what];
+    return NULL;
 }
 
 void cw_world_destroy(cw_world *world)
 {
     if (world == NULL)
         return;
-    if (world->in_callback || world->in_query) {
-        cw__fail(world->in_query ? "cw_world_destroy cannot be called from a query callback."
-                                 : "cw_world_destroy cannot be called from a contact callback.");
+    const char *busy = busy_reason(world, 1);
+    if (busy != NULL) {
+        cw__fail(busy);
         return;
     }
+    cw__pool_stop(world->pool);
     cw__grid_free(&world->grid);
     cw__free(world->slots, world->slot_capacity * sizeof *world->slots);
     cw__free(world->hot, world->slot_capacity * sizeof *world->hot);
     cw__free(world->mask_bodies, world->mask_body_capacity * sizeof *world->mask_bodies);
     cw__free(world->retest_step, world->slot_capacity * sizeof *world->retest_step);
-    cw__free(world->query_seen, world->slot_capacity * sizeof *world->query_seen);
+    for (int k = 0; k < CW_QUERY_LANES; k++)
+        cw__free(world->lane_seen[k], world->slot_capacity * sizeof *world->lane_seen[k]);
+    cw__free(world->outcomes, world->outcome_capacity);
     cw__u32s_free(&world->dirty);
     cw__u32s_free(&world->moved);
     cw__u32s_free(&world->dying);
@@ -192,22 +241,6 @@ static bool push_found(cw_world *world, uint64_t key)
     return true;
 }
 
-// A pair with a swept body and a relative motion: judged over the motion (swept.c).
-static bool test_moving_pair(cw_world *world, uint32_t a, uint32_t b, double dx, double dy)
-{
-    switch (cw__swept_outcome(world, a, b, dx, dy)) {
-    case CW__TOUCHING_NOW:
-        return push_found(world, cw__pair_key(a, b));
-    case CW__PASSED:
-        if (cw__passed_push(&world->passed, cw__pair_key(a, b)))
-            return true;
-        world->step_failed = true;
-        return false;
-    default:
-        return true;
-    }
-}
-
 static bool bodies_overlap(const cw_world *world, uint32_t a, uint32_t b)
 {
     const cw__hot *ha = &world->hot[a], *hb = &world->hot[b];
@@ -215,6 +248,36 @@ static bool bodies_overlap(const cw_world *world, uint32_t a, uint32_t b)
         return cw__obbs_overlap(&ha->obb, &hb->obb);
     cw__body scratch_a, scratch_b;
     return cw__overlap_bodies(cw__slot_body(world, a, &scratch_a), cw__slot_body(world, b, &scratch_b), NULL);
+}
+
+// What the test of a candidate pair found. Reads the world only, so any worker may run it.
+enum { FILTERED = 0, APART = 1, TOUCHING = 2, PASSED = 3 };
+static uint8_t candidate_outcome(const cw_world *world, uint32_t a, uint32_t b)
+{
+    if (!filters_match(&world->hot[a], &world->hot[b]))
+        return FILTERED;
+    if (world->hot[a].is_swept | world->hot[b].is_swept) { // judged over the motion (swept.c)
+        double dx, dy;
+        cw__pair_motion(world, a, b, &dx, &dy);
+        if (dx != 0 || dy != 0) {
+            int outcome = cw__swept_outcome(world, a, b, dx, dy);
+            return outcome == CW__TOUCHING_NOW ? TOUCHING : outcome == CW__PASSED ? PASSED : APART;
+        }
+    }
+    return bodies_overlap(world, a, b) ? TOUCHING : APART;
+}
+
+// Files a candidate's outcome, in candidate order; false (the step fails) if memory runs out.
+static bool file_outcome(cw_world *world, uint8_t outcome, uint32_t a, uint32_t b)
+{
+    world->stats.narrow_tests += outcome != FILTERED;
+    if (outcome == TOUCHING)
+        return push_found(world, cw__pair_key(a, b));
+    if (outcome == PASSED && !cw__passed_push(&world->passed, cw__pair_key(a, b))) {
+        world->step_failed = true;
+        return false;
+    }
+    return true;
 }
 
 // The pair loop reads two bodies' hot records per candidate, scattered over the whole array; asking
@@ -231,33 +294,64 @@ static inline void prefetch_hot(const cw_world *world, uint32_t index)
 #endif
 }
 
+static inline void prefetch_pair(const cw_world *world, uint32_t pair, uint32_t pair_count)
+{
+    if (pair + PREFETCH_AHEAD < pair_count) {
+        prefetch_hot(world, world->candidates.items[2 * (pair + PREFETCH_AHEAD)]);
+        prefetch_hot(world, world->candidates.items[2 * (pair + PREFETCH_AHEAD) + 1]);
+    }
+}
+
+// A worker's share of the candidates: each outcome goes to its own byte, so neither which worker
+// runs a range nor when changes anything.
+static void test_range(int start, int end, int worker, void *context)
+{
+    (void)worker;
+    const cw_world *world = context;
+    const uint32_t *pairs = world->candidates.items, pair_count = world->candidates.count / 2;
+    for (uint32_t i = (uint32_t)start; i < (uint32_t)end; i++) {
+        prefetch_pair(world, i, pair_count);
+        world->outcomes[i] = candidate_outcome(world, pairs[2 * i], pairs[2 * i + 1]);
+    }
+}
+
+// Below this many candidates a step tests them on its own thread: handing out work costs more.
+#define PARALLEL_PAIRS 2048
+#define MIN_RANGE 256
+
+// Tests the candidates: on the workers (then filed in candidate order), or here as they are found.
+static bool test_all(cw_world *world)
+{
+    const uint32_t *pairs = world->candidates.items, pair_count = world->candidates.count / 2;
+    if (world->workers > 1 && pair_count >= PARALLEL_PAIRS) {
+        void *outcomes = world->outcomes;
+        if (!cw__reserve(&outcomes, 1, &world->outcome_capacity, pair_count)) {
+            world->step_failed = true;
+            return false;
+        }
+        world->outcomes = outcomes;
+        cw__parallel_for(world, test_range, (int)pair_count, MIN_RANGE, world);
+        for (uint32_t i = 0; i < pair_count; i++)
+            if (!file_outcome(world, world->outcomes[i], pairs[2 * i], pairs[2 * i + 1]))
+                return false;
+        return true;
+    }
+    for (uint32_t i = 0; i < pair_count; i++) {
+        prefetch_pair(world, i, pair_count);
+        if (!file_outcome(world, candidate_outcome(world, pairs[2 * i], pairs[2 * i + 1]), pairs[2 * i], pairs[2 * i + 1]))
+            return false;
+    }
+    return true;
+}
+
 // Tests the candidates whose filters match; the touching ones go to `found`, sorted.
 static void test_candidates(cw_world *world)
 {
-    const uint32_t *pairs = world->candidates.items;
     cw__u64s *found = &world->found;
     found->count = 0;
     world->passed.count = 0;
-    for (uint32_t i = 0; i < world->candidates.count; i += 2) {
-        if (i + PREFETCH_AHEAD + 1 < world->candidates.count) {
-            prefetch_hot(world, pairs[i + PREFETCH_AHEAD]);
-            prefetch_hot(world, pairs[i + PREFETCH_AHEAD + 1]);
-        }
-        uint32_t a = pairs[i], b = pairs[i + 1];
-        if (!filters_match(&world->hot[a], &world->hot[b]))
-            continue;
-        world->stats.narrow_tests++;
-        if (world->hot[a].is_swept | world->hot[b].is_swept) {
-            double dx, dy;
-            cw__pair_motion(world, a, b, &dx, &dy);
-            if ((dx != 0 || dy != 0) && !test_moving_pair(world, a, b, dx, dy))
-                return;
-            if (dx != 0 || dy != 0)
-                continue;
-        }
-        if (bodies_overlap(world, a, b) && !push_found(world, cw__pair_key(a, b)))
-            return;
-    }
+    if (!test_all(world))
+        return;
     if (!cw__finish_passed(world)) {
         world->step_failed = true;
         return;
@@ -301,6 +395,7 @@ static void finish_stats(cw_world *world, double t0, double t1, double t2, doubl
     stats->large_bodies = cw__grid_large_count(&world->grid);
     stats->touching_pairs = (int)world->touching[world->current].count;
     stats->cell_size = world->grid.cell_size;
+    stats->workers = world->workers;
     stats->broad_ms = t1 - t0;
     stats->narrow_ms = t2 - t1;
     stats->events_ms = t3 - t2;
@@ -327,17 +422,8 @@ static void restart_step_count(cw_world *world)
     world->step = 0;
 }
 
-void cw_world_step(cw_world *world)
+static void run_step(cw_world *world)
 {
-    if (world == NULL) {
-        cw__fail("The world is NULL.");
-        return;
-    }
-    if (world->in_callback || world->in_query) {
-        cw__fail(world->in_query ? "cw_world_step cannot be called from a query callback."
-                                 : "cw_world_step cannot be called from a contact callback.");
-        return;
-    }
     memset(&world->stats, 0, sizeof world->stats);
     memset(world->events.count, 0, sizeof world->events.count);
     world->step_failed = false;
@@ -370,4 +456,21 @@ void cw_world_step(cw_world *world)
     cw__deliver(world);
     free_dying(world, ended);
     finish_stats(world, t0, t1, t2, now_ms());
+}
+
+void cw_world_step(cw_world *world)
+{
+    if (world == NULL) {
+        cw__fail("The world is NULL.");
+        return;
+    }
+    const char *busy = busy_reason(world, 0);
+    if (busy != NULL || atomic_exchange(&world->stepping, true)) {
+        cw__fail(busy != NULL ? busy : "cw_world_step cannot run while another thread is stepping the world.");
+        return;
+    }
+    stepping_here = world;
+    run_step(world);
+    stepping_here = NULL;
+    atomic_store(&world->stepping, false);
 }

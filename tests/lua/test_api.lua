@@ -18,6 +18,12 @@ local function bad_arguments()
     h.raises("bad argument #4 to 'mask_alpha' (alpha threshold must be in [0, 255])", function() cw.mask_alpha("ab", 2, 1, 256) end)
     h.raises("bad argument #1 to 'world' (table expected, got number)", function() cw.world(3) end)
     h.raises("bad argument #1 to 'world' (unknown field 'cellsize')", function() cw.world({ cellsize = 3 }) end)
+    for _, bad in ipairs({ 0, -1, 65, 1.5, 0 / 0 }) do
+        h.raises("bad argument #1 to 'world' (field 'workers' must be an integer from 1 to 64)",
+            function() cw.world({ workers = bad }) end)
+    end
+    h.equal(cw.world({ workers = 2 }):stats().workers, 2, "workers")
+    h.equal(cw.world():stats().workers, 1, "default workers")
     h.raises("bad argument #1 to 'world' (field 'on_begin': function expected, got number)", function() cw.world({ on_begin = 1 }) end)
     h.raises("collworld: The cell size", function() cw.world({ cell_size = -1 }) end)
     h.raises("bad argument #1 to 'body' (table expected, got no value)", function() w:body() end)

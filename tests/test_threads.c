@@ -1,0 +1,434 @@
+// Threads: the step on several workers (the world's own threads and task systems of our own that
+// run ranges in random or reverse order) gives the same event stream byte for byte as one worker,
+// and the brute-force reference's; queries from several threads at once give brute-force answers;
+// every misuse fails with its message. `make tsan` runs this group under ThreadSanitizer.
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen.h"
+#include "scene.h"
+#include "suites.h"
+
+// --- task systems for the tests ---
+
+// Runs each enqueued task on `threads` fresh threads that take its ranges in a shuffled order.
+typedef struct random_tasks {
+    int threads;
+    uint64_t seed;
+    atomic_int enqueues; // tasks handed to this system (proves the world used it)
+} random_tasks;
+
+typedef struct random_job {
+    cw_task_fn *task;
+    void *task_context;
+    int *starts; // range starts, shuffled
+    int range_count, item_count, range;
+    atomic_int next;
+    pthread_t handles[CW_MAX_WORKERS];
+    int thread_count;
+    struct job_thread {
+        struct random_job *job;
+        int worker;
+    } threads[CW_MAX_WORKERS];
+} random_job;
+
+static void *random_job_thread(void *argument)
+{
+    struct job_thread *self = argument;
+    random_job *job = self->job;
+    for (int k; (k = atomic_fetch_add(&job->next, 1)) < job->range_count;) {
+        int start = job->starts[k], end = start + job->range < job->item_count ? start + job->range : job->item_count;
+        job->task(start, end, self->worker, job->task_context);
+    }
+    return NULL;
+}
+
+static void *random_enqueue(cw_task_fn *task, int item_count, int min_range, void *task_context, void *user_context)
+{
+    random_tasks *system = user_context;
+    atomic_fetch_add(&system->enqueues, 1);
+    random_job *job = calloc(1, sizeof *job);
+    assert_non_null(job);
+    job->task = task, job->task_context = task_context;
+    job->item_count = item_count, job->range = min_range;
+    job->range_count = (item_count + min_range - 1) / min_range;
+    job->starts = malloc(sizeof *job->starts * (size_t)job->range_count);
+    assert_non_null(job->starts);
+    for (int k = 0; k < job->range_count; k++)
+        job->starts[k] = k * min_range;
+    gen_rng rng = gen_seed(system->seed++);
+    for (int k = job->range_count - 1; k > 0; k--) {
+        int j = gen_int(&rng, 0, k), t = job->starts[k];
+        job->starts[k] = job->starts[j], job->starts[j] = t;
+    }
+    atomic_init(&job->next, 0);
+    job->thread_count = system->threads;
+    for (int t = 0; t < job->thread_count; t++) {
+        job->threads[t] = (struct job_thread){job, t};
+        assert_int_equal(pthread_create(&job->handles[t], NULL, random_job_thread, &job->threads[t]), 0);
+    }
+    return job;
+}
+
+static void random_finish(void *user_task, void *user_context)
+{
+    (void)user_context;
+    random_job *job = user_task;
+    for (int t = 0; t < job->thread_count; t++)
+        pthread_join(job->handles[t], NULL);
+    free(job->starts);
+    free(job);
+}
+
+// Runs every range at once, last range first, on the calling thread, as worker 0 (returns NULL:
+// nothing left to finish).
+static void *reverse_enqueue(cw_task_fn *task, int item_count, int min_range, void *task_context, void *user_context)
+{
+    atomic_fetch_add(&((random_tasks *)user_context)->enqueues, 1);
+    for (int start = (item_count - 1) / min_range * min_range; start >= 0; start -= min_range)
+        task(start, start + min_range < item_count ? start + min_range : item_count, 0, task_context);
+    return NULL;
+}
+
+static void never_finish(void *user_task, void *user_context)
+{
+    (void)user_task, (void)user_context;
+    fail_msg("finish_task called for a task that ran inline");
+}
+
+// --- the same events whatever the threading ---
+
+static void test_streams_equal_across_workers(void **state)
+{
+    (void)state;
+    random_tasks random3 = {.threads = 3, .seed = 1}, random8 = {.threads = 8, .seed = 2}, reverse = {0};
+    atomic_init(&random3.enqueues, 0), atomic_init(&random8.enqueues, 0), atomic_init(&reverse.enqueues, 0);
+    const struct {
+        const char *name;
+        scene_threading threading;
+    } ways[] = {
+        {"2 workers (own threads)", {2, NULL, NULL, NULL}},
+        {"3 workers (own threads)", {3, NULL, NULL, NULL}},
+        {"8 workers (own threads)", {8, NULL, NULL, NULL}},
+        {"3 workers, random-order task system", {3, random_enqueue, random_finish, &random3}},
+        {"8 workers, random-order task system", {8, random_enqueue, random_finish, &random8}},
+        {"4 workers, inline reverse-order task system", {4, reverse_enqueue, never_finish, &reverse}},
+    };
+    const uint64_t seeds[] = {0x7e5d1, 0x7e5d2, 0x7e5d3};
+    int scenes = gen_test_scale() > 1 ? 1 : 3;
+    for (int s = 0; s < scenes; s++) {
+        int failures = 0;
+        size_t base_length;
+        scene_threading one = {1, NULL, NULL, NULL};
+        unsigned char *base = scene_stream(seeds[s], &one, &base_length, &failures);
+        assert_int_equal(failures, 0);
+        assert_true(base_length > 0);
+        for (size_t w = 0; w < sizeof ways / sizeof ways[0]; w++) {
+            size_t length;
+            unsigned char *stream = scene_stream(seeds[s], &ways[w].threading, &length, &failures);
+            size_t first = 0;
+            while (first < length && first < base_length && stream[first] == base[first])
+                first++;
+            if (length != base_length || first != length)
+                printf("  seed 0x%llx, %s: %zu bytes against %zu, first difference at %zu\n",
+                       (unsigned long long)seeds[s], ways[w].name, length, base_length, first);
+            assert_int_equal(failures, 0);
+            assert_int_equal(length, base_length);
+            assert_memory_equal(stream, base, length);
+            free(stream);
+        }
+        printf("  seed 0x%llx: %zu event bytes, the same for 1 worker and the %zu other ways\n",
+               (unsigned long long)seeds[s], base_length, sizeof ways / sizeof ways[0]);
+        free(base);
+    }
+    // The task systems really ran the step's work (the scenes are crowded enough to share it).
+    assert_true(atomic_load(&random3.enqueues) > 0);
+    assert_true(atomic_load(&random8.enqueues) > 0);
+    assert_true(atomic_load(&reverse.enqueues) > 0);
+}
+
+static void test_worker_stats(void **state)
+{
+    (void)state;
+    for (int workers = 1; workers <= 8; workers *= 2) {
+        cw_world_def def = cw_default_world_def();
+        def.worker_count = workers;
+        cw_world *world = cw_world_create(&def);
+        assert_non_null(world);
+        assert_int_equal(cw_world_get_stats(world).workers, workers);
+        cw_world_step(world);
+        assert_int_equal(cw_world_get_stats(world).workers, workers);
+        cw_world_destroy(world);
+    }
+}
+
+// --- queries from several threads at once ---
+
+#define QUERY_BODIES 400
+#define QUERY_THREADS 6 // more than CW_QUERY_LANES: some wait for a lane
+
+typedef struct query_world {
+    cw_world *world;
+    cw_body_id ids[QUERY_BODIES];
+    cw_shape shapes[QUERY_BODIES];
+    cw_transform transforms[QUERY_BODIES];
+    cw_mask *mask;
+} query_world;
+
+typedef struct query_thread {
+    query_world *qw;
+    uint64_t seed;
+    int queries, mismatches;
+} query_thread;
+
+typedef struct hit_list {
+    int count;
+    uint32_t index[QUERY_BODIES];
+} hit_list;
+
+static bool collect(cw_body_id body, void *user_data, const cw_manifold *manifold, void *context)
+{
+    (void)user_data, (void)manifold;
+    hit_list *hits = context;
+    if (hits->count < QUERY_BODIES)
+        hits->index[hits->count++] = body.index;
+    return true;
+}
+
+static int compare_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+// Whether the world's answer is the brute-force one (both as sorted body indices).
+static bool same_hits(hit_list *world_hits, hit_list *brute)
+{
+    qsort(world_hits->index, (size_t)world_hits->count, sizeof(uint32_t), compare_u32);
+    qsort(brute->index, (size_t)brute->count, sizeof(uint32_t), compare_u32);
+    return world_hits->count == brute->count &&
+           memcmp(world_hits->index, brute->index, sizeof(uint32_t) * (size_t)brute->count) == 0;
+}
+
+static void *query_thread_main(void *argument)
+{
+    query_thread *t = argument;
+    const query_world *qw = t->qw;
+    gen_rng rng = gen_seed(t->seed);
+    for (int q = 0; q < t->queries; q++) {
+        hit_list got = {0}, want = {0};
+        if (q % 2 == 0) {
+            cw_vec2 point = {(float)gen_range(&rng, -20, 620), (float)gen_range(&rng, -20, 620)};
+            cw_world_query_point(qw->world, point, cw_default_query_filter(), collect, &got);
+            for (int k = 0; k < QUERY_BODIES; k++)
+                if (cw_shape_contains_point(&qw->shapes[k], &qw->transforms[k], point))
+                    want.index[want.count++] = qw->ids[k].index;
+        } else {
+            cw_shape box = cw_shape_box((float)gen_range(&rng, 5, 150), (float)gen_range(&rng, 5, 150));
+            cw_transform at = cw_default_transform();
+            at.position = (cw_vec2){(float)gen_range(&rng, 0, 600), (float)gen_range(&rng, 0, 600)};
+            at.rotation = (float)gen_range(&rng, 0, 6.3);
+            cw_world_query_shape(qw->world, &box, &at, cw_default_query_filter(), false, collect, &got);
+            for (int k = 0; k < QUERY_BODIES; k++)
+                if (cw_overlap(&box, &at, &qw->shapes[k], &qw->transforms[k], NULL))
+                    want.index[want.count++] = qw->ids[k].index;
+        }
+        t->mismatches += !same_hits(&got, &want);
+    }
+    return NULL;
+}
+
+static void build_query_world(query_world *qw, uint64_t seed)
+{
+    uint8_t alpha[24 * 24];
+    for (int y = 0; y < 24; y++)
+        for (int x = 0; x < 24; x++)
+            alpha[y * 24 + x] = (uint8_t)(((x - 12) * (x - 12) + (y - 12) * (y - 12) < 120 && (x + y) % 5) ? 255 : 0);
+    qw->mask = cw_mask_from_alpha(alpha, 24, 24, 24, 128);
+    assert_non_null(qw->mask);
+    qw->world = cw_world_create(&(cw_world_def){.worker_count = 2, .manifolds = false});
+    assert_non_null(qw->world);
+    gen_rng rng = gen_seed(seed);
+    for (int k = 0; k < QUERY_BODIES; k++) {
+        cw_body_def def = cw_default_body_def();
+        bool big = gen_chance(&rng, 0.05); // over many cells: found through several
+        def.shape = gen_chance(&rng, 0.5) ? cw_shape_mask(qw->mask)
+                                          : cw_shape_box((float)gen_range(&rng, 4, big ? 200 : 40),
+                                                         (float)gen_range(&rng, 4, big ? 200 : 40));
+        def.transform = cw_default_transform();
+        def.transform.position = (cw_vec2){(float)gen_range(&rng, 0, 600), (float)gen_range(&rng, 0, 600)};
+        def.transform.rotation = (float)gen_range(&rng, 0, 6.3);
+        def.transform.scale = (cw_vec2){(float)gen_range(&rng, 0.5, big ? 6 : 2), (float)gen_range(&rng, 0.5, 2)};
+        qw->shapes[k] = def.shape, qw->transforms[k] = def.transform;
+        qw->ids[k] = cw_body_create(qw->world, &def);
+        assert_false(cw_body_id_is_null(qw->ids[k]));
+    }
+    cw_world_step(qw->world);
+}
+
+static void test_concurrent_queries(void **state)
+{
+    (void)state;
+    query_world *qw = calloc(1, sizeof *qw);
+    assert_non_null(qw);
+    build_query_world(qw, 0x9e7);
+    query_thread threads[QUERY_THREADS];
+    pthread_t handles[QUERY_THREADS];
+    int queries = gen_scaled(400) < 20 ? 20 : gen_scaled(400);
+    for (int t = 0; t < QUERY_THREADS; t++) {
+        threads[t] = (query_thread){qw, 0x9e70 + (uint64_t)t, queries, 0};
+        assert_int_equal(pthread_create(&handles[t], NULL, query_thread_main, &threads[t]), 0);
+    }
+    int mismatches = 0;
+    for (int t = 0; t < QUERY_THREADS; t++) {
+        pthread_join(handles[t], NULL);
+        mismatches += threads[t].mismatches;
+    }
+    printf("  %d threads x %d point and shape queries against brute force: %d differ\n", QUERY_THREADS, queries,
+           mismatches);
+    assert_int_equal(mismatches, 0);
+    cw_world_destroy(qw->world);
+    cw_mask_destroy(qw->mask);
+    free(qw);
+}
+
+// --- misuse ---
+
+static void expect_create_fails(const cw_world_def *def, const char *message)
+{
+    cw_clear_error();
+    assert_null(cw_world_create(def));
+    assert_string_equal(cw_last_error(), message);
+}
+
+static void *enqueue_stub(cw_task_fn *task, int item_count, int min_range, void *task_context, void *user_context)
+{
+    (void)min_range, (void)user_context;
+    task(0, item_count, 0, task_context);
+    return NULL;
+}
+
+static void test_bad_threading_defs(void **state)
+{
+    (void)state;
+    const char *count_message = "The worker count must be from 1 to CW_MAX_WORKERS (64).";
+    const int bad_counts[] = {0, -1, CW_MAX_WORKERS + 1, 1 << 30};
+    for (size_t k = 0; k < sizeof bad_counts / sizeof bad_counts[0]; k++) {
+        cw_world_def def = cw_default_world_def();
+        def.worker_count = bad_counts[k];
+        expect_create_fails(&def, count_message);
+    }
+    cw_world_def def = cw_default_world_def();
+    def.worker_count = 2;
+    def.enqueue_task = enqueue_stub;
+    expect_create_fails(&def, "Set both enqueue_task and finish_task, or neither.");
+    def.enqueue_task = NULL;
+    def.finish_task = never_finish;
+    expect_create_fails(&def, "Set both enqueue_task and finish_task, or neither.");
+    def.worker_count = CW_MAX_WORKERS;
+    def.finish_task = NULL;
+    cw_world *world = cw_world_create(&def); // the largest count is fine
+    assert_non_null(world);
+    cw_world_destroy(world);
+}
+
+// What another thread saw when it tried to step, change and destroy a busy world.
+typedef struct intruder {
+    cw_world *world;
+    cw_body_id body;
+    const char *step_error, *change_error, *destroy_error;
+    bool changed;
+} intruder;
+
+static void *intrude(void *argument)
+{
+    intruder *in = argument;
+    cw_clear_error();
+    cw_world_step(in->world);
+    in->step_error = cw_last_error();
+    cw_clear_error();
+    in->changed = cw_body_set_transform(in->world, in->body, &(cw_transform){{0, 0}, 0, {1, 1}, {0, 0}});
+    in->change_error = cw_last_error();
+    cw_clear_error();
+    cw_world_destroy(in->world);
+    in->destroy_error = cw_last_error();
+    return NULL;
+}
+
+static void intrude_from_another_thread(intruder *in)
+{
+    pthread_t handle;
+    assert_int_equal(pthread_create(&handle, NULL, intrude, in), 0);
+    pthread_join(handle, NULL);
+}
+
+static void intrude_on_begin(const cw_contact *contact, void *context)
+{
+    intruder *in = context;
+    in->body = contact->a;
+    intrude_from_another_thread(in);
+}
+
+static bool intrude_on_query(cw_body_id body, void *user_data, const cw_manifold *manifold, void *context)
+{
+    (void)user_data, (void)manifold;
+    intruder *in = context;
+    in->body = body;
+    intrude_from_another_thread(in);
+    return false;
+}
+
+static cw_world *two_touching_boxes(cw_world_def *def)
+{
+    cw_world *world = cw_world_create(def);
+    assert_non_null(world);
+    for (int k = 0; k < 2; k++) {
+        cw_body_def body = cw_default_body_def();
+        body.shape = cw_shape_box(10, 10);
+        body.transform.position = (cw_vec2){(float)k * 5, 0};
+        assert_false(cw_body_id_is_null(cw_body_create(world, &body)));
+    }
+    return world;
+}
+
+static void test_busy_world_from_another_thread(void **state)
+{
+    (void)state;
+    intruder in = {0};
+    cw_world_def def = cw_default_world_def();
+    def.worker_count = 2;
+    def.on_begin = intrude_on_begin;
+    def.context = &in;
+    in.world = two_touching_boxes(&def);
+    cw_world_step(in.world); // the begin's callback sends in the intruder
+    assert_string_equal(in.step_error, "cw_world_step cannot run while another thread is stepping the world.");
+    assert_false(in.changed);
+    assert_string_equal(in.change_error, "Bodies cannot be changed while another thread is stepping the world.");
+    assert_string_equal(in.destroy_error, "cw_world_destroy cannot run while another thread is stepping the world.");
+    assert_int_equal(cw_world_get_stats(in.world).begin_events, 1);
+    cw_world_destroy(in.world);
+
+    memset(&in, 0, sizeof in);
+    def.on_begin = NULL;
+    in.world = two_touching_boxes(&def);
+    cw_world_step(in.world);
+    assert_true(cw_world_query_point(in.world, (cw_vec2){2, 0}, cw_default_query_filter(), intrude_on_query, &in));
+    assert_string_equal(in.step_error, "cw_world_step cannot run while another thread is querying the world.");
+    assert_false(in.changed);
+    assert_string_equal(in.change_error, "Bodies cannot be changed while another thread is querying the world.");
+    assert_string_equal(in.destroy_error, "cw_world_destroy cannot run while another thread is querying the world.");
+    // Once the query is over, the world is everybody's again.
+    cw_clear_error();
+    cw_world_step(in.world);
+    assert_string_equal(cw_last_error(), "");
+    cw_world_destroy(in.world);
+}
+
+const struct CMUnitTest thread_tests[THREAD_TEST_COUNT] = {
+    cmocka_unit_test(test_streams_equal_across_workers), cmocka_unit_test(test_worker_stats),
+    cmocka_unit_test(test_concurrent_queries),           cmocka_unit_test(test_bad_threading_defs),
+    cmocka_unit_test(test_busy_world_from_another_thread),
+};
