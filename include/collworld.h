@@ -54,11 +54,11 @@ extern "C" {
 /// Major version: incremented on incompatible API or ABI changes.
 #define CW_VERSION_MAJOR 0
 /// Minor version: incremented when functionality is added compatibly.
-#define CW_VERSION_MINOR 4
+#define CW_VERSION_MINOR 5
 /// Patch version: incremented for compatible bug fixes.
 #define CW_VERSION_PATCH 0
 /// The version as a string literal, "MAJOR.MINOR.PATCH".
-#define CW_VERSION_STRING "0.4.0"
+#define CW_VERSION_STRING "0.5.0"
 
 /// @}
 
