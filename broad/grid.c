@@ -513,8 +513,9 @@ static void sort_into_cells(cw__grid *grid, const extent *e, uint32_t width, uin
 // When most proxies moved and the cells in use are dense, sorting every proxy into a flat array by
 // cell beats walking the cell table. Returns SPARSE when the cells are too sparse for it.
 typedef enum scan_result { SCANNED, SPARSE, OUT_OF_MEMORY } scan_result;
-static scan_result pairs_by_sorting(cw__grid *grid, cw__pair_list *out)
+static scan_result pairs_by_sorting(cw__grid *grid, uint32_t *scan_cells)
 {
+    *scan_cells = 0;
     extent e = filed_extent(grid);
     if (e.entries == 0)
         return SCANNED;
@@ -531,12 +532,33 @@ static scan_result pairs_by_sorting(cw__grid *grid, cw__pair_list *out)
     sort_into_cells(grid, &e, (uint32_t)width, (uint32_t)cells);
     grid->sorted_x0 = e.x0, grid->sorted_y0 = e.y0; // queries look here while the table is stale
     grid->sorted_width = (uint32_t)width, grid->sorted_height = (uint32_t)(cells / width);
-    for (uint32_t c = 0; c < cells; c++) {
+    *scan_cells = (uint32_t)cells; // the caller scans them (cw__grid_scan_cells)
+    return SCANNED;
+}
+
+void cw__grid_scan_cells(const cw__grid *grid, uint32_t first_cell, uint32_t end_cell, cw__pair_list *out)
+{
+    for (uint32_t c = first_cell; c < end_cell; c++) {
         uint32_t first = grid->cell_start[c], end = grid->cell_start[c + 1];
         if (end - first >= 2)
             pairs_among(grid->sorted + first, (int)(end - first), out);
     }
-    return SCANNED;
+}
+
+uint32_t cw__grid_scan_split(const cw__grid *grid, uint32_t cells, uint32_t k, uint32_t parts)
+{
+    if (k >= parts)
+        return cells;
+    uint64_t target = (uint64_t)grid->cell_start[cells] * k / parts;
+    uint32_t lo = 0, hi = cells; // the first cell whose members start at or after the target
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (grid->cell_start[mid] < target)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
 // When most proxies moved, scanning the cells in memory order touches each proxy a few times
@@ -640,9 +662,9 @@ static bool fresh_cells(cw__grid *grid)
 // Pairs found by scanning every cell: sorting when the cells are dense enough, else walking the
 // cell table. After a sorting scan the table is left stale: while most proxies keep moving,
 // keeping it up to date would be wasted.
-static bool pairs_by_scan(cw__grid *grid, cw__pair_list *out)
+static bool pairs_by_scan(cw__grid *grid, cw__pair_list *out, uint32_t *scan_cells)
 {
-    scan_result result = pairs_by_sorting(grid, out);
+    scan_result result = pairs_by_sorting(grid, scan_cells);
     if (result == SCANNED)
         grid->cells_stale = true;
     if (result != SPARSE)
@@ -650,13 +672,33 @@ static bool pairs_by_scan(cw__grid *grid, cw__pair_list *out)
     return fresh_cells(grid) && pairs_by_cells(grid, out);
 }
 
-bool cw__grid_pairs(cw__grid *grid, const uint32_t *moved, uint32_t moved_count, cw__pair_list *out)
+// Whether this step's pairs come from scanning every cell (most proxies moved) rather than from
+// each moved proxy's cells.
+static bool scanning(const cw__grid *grid, uint32_t moved_count)
+{
+    return 4 * (uint64_t)moved_count >= grid->small_count;
+}
+
+bool cw__grid_pairs_begin(cw__grid *grid, uint32_t moved_count, cw__pair_list *out, uint32_t *cells)
 {
     out->count = 0;
     out->failed = false;
-    bool scan = 4 * (uint64_t)moved_count >= grid->small_count;
-    if (scan ? !pairs_by_scan(grid, out) : !fresh_cells(grid))
+    *cells = 0;
+    return scanning(grid, moved_count) ? pairs_by_scan(grid, out, cells) : fresh_cells(grid);
+}
+
+bool cw__grid_pairs(cw__grid *grid, const uint32_t *moved, uint32_t moved_count, cw__pair_list *out)
+{
+    uint32_t cells;
+    if (!cw__grid_pairs_begin(grid, moved_count, out, &cells))
         return false;
+    cw__grid_scan_cells(grid, 0, cells, out);
+    return cw__grid_pairs_end(grid, moved, moved_count, out);
+}
+
+bool cw__grid_pairs_end(cw__grid *grid, const uint32_t *moved, uint32_t moved_count, cw__pair_list *out)
+{
+    bool scan = scanning(grid, moved_count);
     for (uint32_t i = 0; i < moved_count; i++) {
         uint32_t p = moved[i];
         if (p >= grid->proxy_capacity || !grid->proxies[p].live)

@@ -33,7 +33,8 @@ static inline bool cw__boxes_meet(const cw__box *a, const cw__box *b)
 typedef struct cw__pair_list {
     uint32_t *items;
     uint32_t count, capacity; // in indices
-    bool failed;              // memory ran out: some pairs are missing
+    bool failed;              // memory ran out (or a fixed list was full): some pairs are missing
+    bool fixed;               // never grows (filled on a worker thread, which must not allocate)
 } cw__pair_list;
 
 // Appends a pair; on failure marks the list failed.
@@ -41,7 +42,7 @@ static inline void cw__pair_list_add(cw__pair_list *list, uint32_t a, uint32_t b
 {
     if (list->count + 2 > list->capacity) {
         void *items = list->items;
-        if (!cw__reserve(&items, sizeof(uint32_t), &list->capacity, list->count + 2)) {
+        if (list->fixed || !cw__reserve(&items, sizeof(uint32_t), &list->capacity, list->count + 2)) {
             list->failed = true;
             return;
         }
@@ -108,6 +109,26 @@ void cw__grid_remove(cw__grid *grid, uint32_t index);
 // (those updated since cw__grid_begin_step), each exactly once. Returns false if memory ran out
 // (then some pairs are missing).
 bool cw__grid_pairs(cw__grid *grid, const uint32_t *moved, uint32_t moved_count, cw__pair_list *out);
+
+// cw__grid_pairs in three parts, so that the middle one can be shared among threads:
+// cw__grid_pairs_begin() empties `out` and, when most proxies moved and the cells are dense, files
+// every proxy by cell and returns in *cells how many cells are left to scan (else it lists what it
+// must itself and *cells is 0); cw__grid_scan_cells() appends the pairs of cells [first, end) (it
+// only reads the grid: ranges may be scanned on several threads at once, each into its own list);
+// cw__grid_pairs_end() appends the pairs the scan does not find (large proxies, and every moved
+// proxy's when there was no scan). The pairs of the ranges in cell order, then the end's, are
+// exactly cw__grid_pairs' list. Begin and end return false if memory ran out.
+bool cw__grid_pairs_begin(cw__grid *grid, uint32_t moved_count, cw__pair_list *out, uint32_t *cells);
+void cw__grid_scan_cells(const cw__grid *grid, uint32_t first, uint32_t end, cw__pair_list *out);
+bool cw__grid_pairs_end(cw__grid *grid, const uint32_t *moved, uint32_t moved_count, cw__pair_list *out);
+// The cell where the k-th of `parts` shares of a scan's members starts (by member count; `cells`
+// for k >= parts).
+uint32_t cw__grid_scan_split(const cw__grid *grid, uint32_t cells, uint32_t k, uint32_t parts);
+// The members (proxy entries) in the first `cells` cells of the scan begun.
+static inline uint32_t cw__grid_scan_members(const cw__grid *grid, uint32_t cells)
+{
+    return cells ? grid->cell_start[cells] : 0;
+}
 
 // Query visitors get each candidate proxy (possibly more than once: proxies span cells) and return
 // false to stop.

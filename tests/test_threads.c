@@ -150,6 +150,91 @@ static void test_streams_equal_across_workers(void **state)
     assert_true(atomic_load(&reverse.enqueues) > 0);
 }
 
+// A large crowded world, where the grid's scan is shared among the workers too (the random scenes
+// above are too small for that): the events of every step, byte for byte, for 1, 2 and 3 workers.
+typedef struct recorder {
+    unsigned char *bytes;
+    size_t length, capacity;
+} recorder;
+
+static void record_contact(recorder *r, int phase, const cw_contact *c)
+{
+    if (r->length + 1 + sizeof *c > r->capacity) {
+        r->capacity = r->capacity * 2 + 4096;
+        r->bytes = realloc(r->bytes, r->capacity);
+        assert_non_null(r->bytes);
+    }
+    r->bytes[r->length++] = (unsigned char)phase;
+    cw_contact copy;
+    memset(&copy, 0, sizeof copy); // no padding bytes of the stack in the stream
+    copy.a = c->a, copy.b = c->b, copy.user_a = c->user_a, copy.user_b = c->user_b;
+    copy.manifold = c->manifold, copy.fraction = c->fraction;
+    memcpy(r->bytes + r->length, &copy, sizeof copy);
+    r->length += sizeof copy;
+}
+
+static void record_begin(const cw_contact *c, void *context) { record_contact(context, 1, c); }
+static void record_end(const cw_contact *c, void *context) { record_contact(context, 0, c); }
+
+static recorder crowd_stream(int workers, cw_enqueue_task_fn *enqueue, cw_finish_task_fn *finish, void *tasks,
+                             int bodies, int steps, int *candidates)
+{
+    recorder r = {0};
+    cw_world_def def = cw_default_world_def();
+    def.worker_count = workers, def.enqueue_task = enqueue, def.finish_task = finish, def.user_task_context = tasks;
+    def.on_begin = record_begin, def.on_end = record_end, def.context = &r;
+    def.cell_size = 8; // small cells: each body in several, so the scan has many entries
+    cw_world *world = cw_world_create(&def);
+    assert_non_null(world);
+    gen_rng rng = gen_seed(0xc20d);
+    cw_body_id *ids = malloc(sizeof *ids * (size_t)bodies);
+    assert_non_null(ids);
+    for (int k = 0; k < bodies; k++) {
+        cw_body_def body = cw_default_body_def();
+        body.shape = cw_shape_box((float)gen_range(&rng, 3, 14), (float)gen_range(&rng, 3, 14));
+        body.transform.position = (cw_vec2){(float)gen_range(&rng, 0, 1500), (float)gen_range(&rng, 0, 1500)};
+        body.transform.rotation = (float)gen_range(&rng, 0, 6.3);
+        body.is_static = gen_chance(&rng, 0.1);
+        ids[k] = cw_body_create(world, &body);
+    }
+    *candidates = 0;
+    for (int s = 0; s < steps; s++) {
+        for (int k = 0; k < bodies; k++)
+            if (gen_chance(&rng, 0.9)) {
+                cw_transform t = cw_body_transform(world, ids[k]);
+                t.position.x += (float)gen_range(&rng, -3, 3), t.position.y += (float)gen_range(&rng, -3, 3);
+                t.rotation += (float)gen_range(&rng, -0.2, 0.2);
+                cw_body_set_transform(world, ids[k], &t);
+            }
+        cw_world_step(world);
+        *candidates += cw_world_get_stats(world).candidate_pairs;
+    }
+    cw_world_destroy(world);
+    free(ids);
+    return r;
+}
+
+static void test_crowd_streams_equal_across_workers(void **state)
+{
+    (void)state;
+    int bodies = 20000, steps = gen_test_scale() > 1 ? 3 : 12, c1, c2, c3;
+    random_tasks random3 = {.threads = 3, .seed = 9};
+    atomic_init(&random3.enqueues, 0);
+    recorder one = crowd_stream(1, NULL, NULL, NULL, bodies, steps, &c1);
+    recorder two = crowd_stream(2, NULL, NULL, NULL, bodies, steps, &c2);
+    recorder three = crowd_stream(3, random_enqueue, random_finish, &random3, bodies, steps, &c3);
+    printf("  %d boxes, %d steps: %d candidate pairs, %zu event bytes, the same for 1, 2 and 3 workers\n", bodies,
+           steps, c1, one.length);
+    assert_true(one.length > 0 && c1 > 0);
+    assert_int_equal(c1, c2);
+    assert_int_equal(c1, c3);
+    assert_int_equal(one.length, two.length);
+    assert_int_equal(one.length, three.length);
+    assert_memory_equal(one.bytes, two.bytes, one.length);
+    assert_memory_equal(one.bytes, three.bytes, one.length);
+    free(one.bytes), free(two.bytes), free(three.bytes);
+}
+
 static void test_worker_stats(void **state)
 {
     (void)state;
@@ -428,7 +513,8 @@ static void test_busy_world_from_another_thread(void **state)
 }
 
 const struct CMUnitTest thread_tests[THREAD_TEST_COUNT] = {
-    cmocka_unit_test(test_streams_equal_across_workers), cmocka_unit_test(test_worker_stats),
+    cmocka_unit_test(test_streams_equal_across_workers), cmocka_unit_test(test_crowd_streams_equal_across_workers),
+    cmocka_unit_test(test_worker_stats),
     cmocka_unit_test(test_concurrent_queries),           cmocka_unit_test(test_bad_threading_defs),
     cmocka_unit_test(test_busy_world_from_another_thread),
 };

@@ -110,6 +110,9 @@ struct cw_world {
     uint16_t lane_mark[CW_QUERY_LANES];  // per lane: the current query's number
     uint8_t *outcomes;      // per candidate pair, written by the workers (see test_candidates)
     uint32_t outcome_capacity;
+    cw__pair_list *scan_lists; // with workers: one candidate list per part of the grid's scan
+    uint32_t *scan_bounds;  // the parts' first cells (scan_parts + 1)
+    uint32_t scan_parts;
     bool auto_cell;
     bool cell_chosen;       // the automatic cell size has been chosen from the bodies
     bool in_callback;

@@ -26,6 +26,96 @@ cw_world_def cw_default_world_def(void)
                           .manifolds = true, .report_stays = false, .event_arrays = true, .worker_count = 1};
 }
 
+// --- the grid's scan on the workers ---
+
+// Parts of the scan a worker takes in turn: a few each evens out crowded regions.
+#define SCAN_PARTS_PER_WORKER 4
+// Below this many cell entries the scan is left to the stepping thread.
+#define PARALLEL_SCAN_MEMBERS 65536
+
+static void free_scan_parts(cw_world *world)
+{
+    for (uint32_t k = 0; world->scan_lists != NULL && k < world->scan_parts; k++)
+        cw__free(world->scan_lists[k].items, world->scan_lists[k].capacity * sizeof(uint32_t));
+    cw__free(world->scan_lists, world->scan_parts * sizeof *world->scan_lists);
+    cw__free(world->scan_bounds, (world->scan_parts + 1) * sizeof *world->scan_bounds);
+    world->scan_lists = NULL, world->scan_bounds = NULL, world->scan_parts = 0;
+}
+
+// The per-part lists; without memory for them the stepping thread scans alone.
+static void make_scan_parts(cw_world *world)
+{
+    uint32_t parts = (uint32_t)world->workers * SCAN_PARTS_PER_WORKER;
+    world->scan_lists = cw__alloc(parts * sizeof *world->scan_lists);
+    world->scan_bounds = cw__alloc((parts + 1) * sizeof *world->scan_bounds);
+    world->scan_parts = parts;
+    if (world->scan_lists == NULL || world->scan_bounds == NULL) {
+        free_scan_parts(world);
+        return;
+    }
+    memset(world->scan_lists, 0, parts * sizeof *world->scan_lists);
+}
+
+// A worker's parts of the scan, each into its own list, which must not grow there: a full list
+// is marked failed and scanned again by the stepping thread.
+static void scan_range(int start, int end, int worker, void *context)
+{
+    (void)worker;
+    cw_world *world = context;
+    for (int k = start; k < end; k++) {
+        cw__pair_list *list = &world->scan_lists[k];
+        *list = (cw__pair_list){.items = list->items, .capacity = list->capacity, .fixed = true};
+        cw__grid_scan_cells(&world->grid, world->scan_bounds[k], world->scan_bounds[k + 1], list);
+    }
+}
+
+// The scan's parts on the workers, then their lists joined in cell order: the same candidates in
+// the same order as one thread's scan. False if memory runs out.
+static bool scan_on_workers(cw_world *world, uint32_t cells)
+{
+    uint32_t parts = world->scan_parts;
+    for (uint32_t k = 0; k <= parts; k++)
+        world->scan_bounds[k] = cw__grid_scan_split(&world->grid, cells, k, parts);
+    cw__parallel_for(world, scan_range, (int)parts, 1, world);
+    uint64_t total = world->candidates.count;
+    for (uint32_t k = 0; k < parts; k++) {
+        cw__pair_list *list = &world->scan_lists[k];
+        if (list->failed) { // it outgrew its room: again here, where it may grow
+            *list = (cw__pair_list){.items = list->items, .capacity = list->capacity};
+            cw__grid_scan_cells(&world->grid, world->scan_bounds[k], world->scan_bounds[k + 1], list);
+            if (list->failed)
+                return false;
+        }
+        total += list->count;
+    }
+    cw__pair_list *out = &world->candidates;
+    void *items = out->items;
+    if (total > UINT32_MAX || !cw__reserve(&items, sizeof(uint32_t), &out->capacity, (uint32_t)total))
+        return false;
+    out->items = items;
+    for (uint32_t k = 0; k < parts; k++) {
+        memcpy(out->items + out->count, world->scan_lists[k].items, world->scan_lists[k].count * sizeof(uint32_t));
+        out->count += world->scan_lists[k].count;
+    }
+    return true;
+}
+
+// The step's candidate pairs (the grid's scan shared among the workers when it is large).
+static bool find_candidates(cw_world *world)
+{
+    cw__grid *grid = &world->grid;
+    uint32_t cells;
+    if (!cw__grid_pairs_begin(grid, world->moved.count, &world->candidates, &cells))
+        return false;
+    if (world->scan_parts > 0 && cw__grid_scan_members(grid, cells) >= PARALLEL_SCAN_MEMBERS) {
+        if (!scan_on_workers(world, cells))
+            return false;
+    } else {
+        cw__grid_scan_cells(grid, 0, cells, &world->candidates);
+    }
+    return cw__grid_pairs_end(grid, world->moved.items, world->moved.count, &world->candidates);
+}
+
 cw_world *cw_world_create(const cw_world_def *def)
 {
     if (def == NULL) {
@@ -67,8 +157,10 @@ cw_world *cw_world_create(const cw_world_def *def)
         // Threads that cannot be started (or no memory for them) leave fewer workers, down to one.
         world->pool = cw__pool_start(def->worker_count - 1);
         world->workers = 1 + cw__pool_threads(world->pool);
-        cw__fail(error_before); // not a failure of this call
     }
+    if (world->workers > 1)
+        make_scan_parts(world);
+    cw__fail(error_before); // running on fewer workers, or scanning the grid alone, is no failure
     world->stats.cell_size = world->grid.cell_size;
     world->stats.workers = world->workers;
     return world;
@@ -118,6 +210,7 @@ void cw_world_destroy(cw_world *world)
     for (int k = 0; k < CW_QUERY_LANES; k++)
         cw__free(world->lane_seen[k], world->slot_capacity * sizeof *world->lane_seen[k]);
     cw__free(world->outcomes, world->outcome_capacity);
+    free_scan_parts(world);
     cw__u32s_free(&world->dirty);
     cw__u32s_free(&world->moved);
     cw__u32s_free(&world->dying);
@@ -442,7 +535,7 @@ static void run_step(cw_world *world)
         world->step_failed = true;
     adapt_cell_size(world);
     if (!world->step_failed)
-        world->step_failed = !cw__grid_pairs(&world->grid, world->moved.items, world->moved.count, &world->candidates);
+        world->step_failed = !find_candidates(world);
     world->stats.candidate_pairs = world->step_failed ? 0 : (int)(world->candidates.count / 2);
     double t1 = now_ms();
     if (!world->step_failed)
