@@ -103,6 +103,40 @@ static double time_list(const pair *pairs, int n, bool with, int runs)
     return sink >= 0 ? t[runs / 2] : 0;
 }
 
+// The worst case for a manifold: two giant checkerboards (every texel its own run) overlapping
+// by half a texel, where no texel centre lands in the overlap and the overlap's pieces must be
+// swept. The sweep stops at its work budget (narrow/internal.h: CW__PIECES_WORK). Also the plain
+// test when they are apart (a full sweep, its worst case).
+static void giant_checkerboards(int n)
+{
+    unsigned char *alpha = malloc((size_t)n * (size_t)n);
+    if (alpha == NULL)
+        return;
+    for (int y = 0; y < n; y++)
+        for (int x = 0; x < n; x++)
+            alpha[(size_t)y * (size_t)n + (size_t)x] = (x + y) % 2 ? 255 : 0;
+    cw_mask *mask = cw_mask_from_alpha(alpha, n, n, n, 128);
+    free(alpha);
+    if (mask == NULL)
+        return;
+    cw_shape shape = cw_shape_mask(mask);
+    cw_transform ta = cw_default_transform(), tb = cw_default_transform(), apart = cw_default_transform();
+    tb.position = (cw_vec2){0.5f, 0.25f};
+    apart.position = (cw_vec2){1, 0}; // every texel beside one of the other's: touching edges only
+    cw_manifold m;
+    double t0 = now_seconds();
+    bool hit = cw_overlap(&shape, &ta, &shape, &tb, &m);
+    double t1 = now_seconds();
+    bool plain = cw_overlap(&shape, &ta, &shape, &tb, NULL);
+    double t2 = now_seconds();
+    bool apart_hit = cw_overlap(&shape, &ta, &shape, &apart, NULL);
+    double t3 = now_seconds();
+    printf("| %d x %d checkerboards, half a texel apart | %.1f ms (%s) | %.3f ms (%s) | apart: %.1f ms (%s) |\n", n, n,
+           (t1 - t0) * 1e3, hit ? "overlap" : "none", (t2 - t1) * 1e3, plain ? "overlap" : "none", (t3 - t2) * 1e3,
+           apart_hit ? "overlap" : "none");
+    cw_mask_destroy(mask);
+}
+
 int main(int argc, char **argv)
 {
     int runs = argc > 1 && strcmp(argv[1], "--quick") == 0 ? 1 : RUNS;
@@ -121,6 +155,8 @@ int main(int argc, char **argv)
         double with = time_list(lists[k], PAIRS, true, runs), plain = time_list(lists[k], PAIRS, false, runs);
         printf("| %s | %.0f | %.0f | %.0fx |\n", names[k], with, plain, with / plain);
     }
+    printf("\n| giant masks | with a manifold | plain | plain, a full sweep |\n|---|---:|---:|---:|\n");
+    giant_checkerboards(runs == 1 ? 2048 : 16384);
     ws_sprites_free(sprites);
     return 0;
 }

@@ -222,6 +222,10 @@ cw__pieces cw__pieces_empty(void);
 
 // Accumulates the overlap pieces of `walked` against `other` (approximate area: each slice's exact
 // area shared among the texels it covers in proportion to covered width), in `other`'s local space.
+// Stops after CW__PIECES_WORK work units (rows and band slices; about 8 ms): a manifold of two
+// giant, finely broken masks then comes from the pieces of the rows swept so far, so that its cost
+// stays bounded (a 16384 x 16384 checkerboard would otherwise take half a minute).
+#define CW__PIECES_WORK (1L << 18)
 void cw__masks_pieces(const cw__body *walked, const cw__body *other, cw__pieces *pieces);
 
 // Centroid of the exact polygon of a piece, in `other`'s local space.

@@ -626,7 +626,7 @@ void cw__masks_pieces(const cw__body *walked, const cw__body *other, cw__pieces 
     sweep sw;
     if (!setup_sweep(&sw, walked, other, &m, 0, 0, pieces))
         return;
-    for (int j; next_row(&sw, &j);)
+    for (int j; sw.work < CW__PIECES_WORK && next_row(&sw, &j);)
         sweep_row(&sw, j);
 }
 

@@ -29,7 +29,7 @@ extern const struct CMUnitTest exact_tests[EXACT_TEST_COUNT];
 #define OVERLAP_TEST_COUNT 7
 extern const struct CMUnitTest overlap_tests[OVERLAP_TEST_COUNT];
 
-#define MANIFOLD_TEST_COUNT 7
+#define MANIFOLD_TEST_COUNT 8
 extern const struct CMUnitTest manifold_tests[MANIFOLD_TEST_COUNT];
 
 #define WORLD_TEST_COUNT 18

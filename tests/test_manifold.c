@@ -3,6 +3,7 @@
 // normal * depth separates the shapes.
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gen.h"
@@ -399,7 +400,56 @@ static void test_same_bytes_whatever_the_addresses(void **state)
     assert_int_equal(failures, 0);
 }
 
+// Whether the point lies in the shape or within `slack` of it (a manifold point may sit on an edge).
+static bool near_shape(const cw_shape *shape, const cw_transform *t, cw_vec2 p, float slack)
+{
+    for (int k = 0; k < 9; k++) {
+        cw_vec2 q = {p.x + (float)(k % 3 - 1) * slack, p.y + (float)(k / 3 - 1) * slack};
+        if (cw_shape_contains_point(shape, t, q))
+            return true;
+    }
+    return false;
+}
+
+// Giant, finely broken masks (checkerboards and thin stripes, the 16384 x 16384 case at a
+// small scale): the manifold's sweep stops at its work budget, and what it gives must still be a
+// manifold: a unit normal, a point in both shapes, a depth that separates them.
+static void test_giant_masks_bounded_manifold(void **state)
+{
+    (void)state;
+    int n = gen_test_scale() > 1 ? 512 : 1024;
+    unsigned char *alpha = malloc((size_t)n * (size_t)n);
+    assert_non_null(alpha);
+    for (int pattern = 0; pattern < 2; pattern++) {
+        for (int y = 0; y < n; y++)
+            for (int x = 0; x < n; x++)
+                alpha[(size_t)y * (size_t)n + (size_t)x] = (pattern == 0 ? (x + y) % 2 : x % 3 == 0) ? 255 : 0;
+        cw_mask *mask = cw_mask_from_alpha(alpha, n, n, n, 128);
+        assert_non_null(mask);
+        cw_shape shape = cw_shape_mask(mask);
+        const float offsets[][3] = {{0.5f, 0.25f, 0}, {3.3f, -7.1f, 0.3f}, {(float)(n / 6 * 3) + 0.5f, 1.5f, 0}, {-0.7f, 2.2f, 1.2f}};
+        for (int k = 0; k < 4; k++) {
+            cw_transform ta = cw_default_transform(), tb = cw_default_transform();
+            tb.position = (cw_vec2){offsets[k][0], offsets[k][1]};
+            tb.rotation = offsets[k][2];
+            cw_manifold m;
+            assert_true(cw_overlap(&shape, &ta, &shape, &tb, &m));
+            assert_true(finite_manifold(&m));
+            assert_true(fabs(hypot(m.normal.x, m.normal.y) - 1) < 1e-4);
+            assert_true(m.depth >= 0);
+            assert_true(near_shape(&shape, &ta, m.point, 1e-3f) && near_shape(&shape, &tb, m.point, 1e-3f));
+            cw_manifold step = m;
+            cw_transform apart = moved(&tb, &step, m.depth + 1.0 / 32);
+            assert_false(cw_overlap(&shape, &ta, &shape, &apart, NULL));
+        }
+        cw_mask_destroy(mask);
+    }
+    printf("  %d x %d checkerboards and stripes: manifolds valid at 4 placements each\n", n, n);
+    free(alpha);
+}
+
 const struct CMUnitTest manifold_tests[] = {
+    cmocka_unit_test(test_giant_masks_bounded_manifold),
     cmocka_unit_test(test_same_bytes_whatever_the_addresses),
     cmocka_unit_test(test_box_box_explicit),   cmocka_unit_test(test_box_mask_explicit),
     cmocka_unit_test(test_untouched_on_bad_input), cmocka_unit_test(test_random_box_box),
