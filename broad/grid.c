@@ -46,7 +46,17 @@ void cw__grid_free(cw__grid *grid)
     memset(grid, 0, sizeof *grid);
 }
 
-void cw__grid_begin_step(cw__grid *grid) { grid->stamp++; }
+void cw__grid_begin_step(cw__grid *grid)
+{
+    if (++grid->stamp != 0)
+        return;
+    // Wrapped after 2^32 steps: a proxy last moved 2^32 steps ago would look moved now (and pairs
+    // with it be skipped as reported from the other side). No proxy has moved in this step yet, so
+    // every mark can start again.
+    for (uint32_t i = 0; i < grid->proxy_capacity; i++)
+        grid->proxies[i].moved_stamp = 0;
+    grid->stamp = 1;
+}
 
 int32_t cw__grid_cell_coord(const cw__grid *grid, float x)
 {
@@ -77,6 +87,10 @@ static uint32_t find_slot(const cw__grid *grid, int64_t key)
 static bool grow_cells(cw__grid *grid)
 {
     uint32_t old_capacity = grid->cell_capacity, capacity = old_capacity ? old_capacity * 2 : 256;
+    if (old_capacity > UINT32_MAX / 2 / sizeof(cw__cell)) {
+        cw__fail("Out of memory: the requested size overflows.");
+        return false;
+    }
     cw__cell *old = grid->cells, *cells = cw__alloc(capacity * sizeof *cells);
     if (cells == NULL)
         return false;
@@ -416,7 +430,7 @@ static void pairs_in_columns(const member *members, int n, columns *c, cw__pair_
         c->flags[k] = members[k].flags;
     }
     const uint32_t all = STARTS_COLUMN | STARTS_ROW | MOVED;
-    for (int i = 0; i < n - 1; i++) {
+    for (int i = 0; i < n - 1 && !out->failed; i++) {
         const float x0 = c->min_x[i], y0 = c->min_y[i], x1 = c->max_x[i], y1 = c->max_y[i];
         const uint32_t f = c->flags[i];
         for (int j = i + 1; j < n; j++) // no branches: the compiler turns this into vector compares
@@ -438,8 +452,19 @@ static void pairs_among(const member *members, int n, cw__pair_list *out)
         pairs_in_columns(members, n, &c, out);
         return;
     }
-    // A few members, or a crowd far beyond the cell size: plain pairs.
-    for (int i = 0; i < n; i++)
+    // A few members, or a crowd far beyond the cell size: plain pairs (a pile-up stops as soon as
+    // the list fails: its limit makes the time to say so bounded). A crowd in which no pair can be
+    // reported from this cell (none starts here, or none moved: a pile-up seen from the cells it
+    // spills into) is skipped without looking at its n^2 pairs.
+    if (n > COLUMN_MAX) {
+        uint32_t any = 0;
+        for (int i = 0; i < n; i++)
+            any |= members[i].flags;
+        const uint32_t all = STARTS_COLUMN | STARTS_ROW | MOVED;
+        if ((any & all) != all)
+            return;
+    }
+    for (int i = 0; i < n && !out->failed; i++)
         for (int j = i + 1; j < n; j++)
             if (wanted(&members[i], &members[j]))
                 report(members[i].index, members[j].index, out);
@@ -538,7 +563,7 @@ static scan_result pairs_by_sorting(cw__grid *grid, uint32_t *scan_cells)
 
 void cw__grid_scan_cells(const cw__grid *grid, uint32_t first_cell, uint32_t end_cell, cw__pair_list *out)
 {
-    for (uint32_t c = first_cell; c < end_cell; c++) {
+    for (uint32_t c = first_cell; c < end_cell && !out->failed; c++) {
         uint32_t first = grid->cell_start[c], end = grid->cell_start[c + 1];
         if (end - first >= 2)
             pairs_among(grid->sorted + first, (int)(end - first), out);
@@ -567,7 +592,7 @@ static bool pairs_by_cells(cw__grid *grid, cw__pair_list *out)
 {
     enum { LOCAL = 128 };
     member local[LOCAL];
-    for (uint32_t slot = 0; slot < grid->cell_capacity; slot++) {
+    for (uint32_t slot = 0; slot < grid->cell_capacity && !out->failed; slot++) {
         const cw__cell *cell = &grid->cells[slot];
         if (cell->key == CELL_EMPTY || cell->count < 2)
             continue;
@@ -682,7 +707,7 @@ static bool scanning(const cw__grid *grid, uint32_t moved_count)
 bool cw__grid_pairs_begin(cw__grid *grid, uint32_t moved_count, cw__pair_list *out, uint32_t *cells)
 {
     out->count = 0;
-    out->failed = false;
+    out->failed = out->over_limit = false;
     *cells = 0;
     return scanning(grid, moved_count) ? pairs_by_scan(grid, out, cells) : fresh_cells(grid);
 }
@@ -699,7 +724,7 @@ bool cw__grid_pairs(cw__grid *grid, const uint32_t *moved, uint32_t moved_count,
 bool cw__grid_pairs_end(cw__grid *grid, const uint32_t *moved, uint32_t moved_count, cw__pair_list *out)
 {
     bool scan = scanning(grid, moved_count);
-    for (uint32_t i = 0; i < moved_count; i++) {
+    for (uint32_t i = 0; i < moved_count && !out->failed; i++) {
         uint32_t p = moved[i];
         if (p >= grid->proxy_capacity || !grid->proxies[p].live)
             continue;

@@ -35,12 +35,18 @@ typedef struct cw__pair_list {
     uint32_t count, capacity; // in indices
     bool failed;              // memory ran out (or a fixed list was full): some pairs are missing
     bool fixed;               // never grows (filled on a worker thread, which must not allocate)
+    uint32_t limit;           // at most this many indices (0: no limit); more fails the list
+    bool over_limit;          // it failed because of the limit
 } cw__pair_list;
 
-// Appends a pair; on failure marks the list failed.
+// Appends a pair; on failure marks the list failed (the callers stop looking once it is).
 static inline void cw__pair_list_add(cw__pair_list *list, uint32_t a, uint32_t b)
 {
-    if (list->count + 2 > list->capacity) {
+    if (list->limit != 0 && list->limit - list->count < 2) {
+        list->failed = list->over_limit = true;
+        return;
+    }
+    if (list->capacity - list->count < 2) {
         void *items = list->items;
         if (list->fixed || !cw__reserve(&items, sizeof(uint32_t), &list->capacity, list->count + 2)) {
             list->failed = true;

@@ -383,10 +383,12 @@ CW_API bool cw_shape_cast(const cw_shape *a, const cw_transform *ta, cw_vec2 tra
 typedef struct cw_world cw_world;
 
 /// A body handle: a slot index and the slot's generation. All zero is the null id, never a body.
-/// Handles of destroyed bodies stay invalid forever (until the generation wraps after 2^32 reuses).
+/// Handles of destroyed bodies stay invalid until the slot has been reused 2^24 times.
 typedef struct cw_body_id {
     uint32_t index;      ///< Slot index, >= 1 for a real body.
-    uint32_t generation; ///< Incremented each time the slot is reused, >= 1 for a real body.
+    /// The world's cw_world_def::id_tag in the top 8 bits; below, a count incremented each time the
+    /// slot is reused (1 to 2^24 - 1, then 1 again).
+    uint32_t generation;
 } cw_body_id;
 
 /// Whether `id` is the null id (all zero).
@@ -409,6 +411,10 @@ typedef struct cw_contact {
 
 /// A contact callback: `context` is cw_world_def::context.
 typedef void cw_contact_fn(const cw_contact *contact, void *context);
+
+/// The default cw_world_def::max_pairs: 2^25 (33.5 million) candidate pairs a step, 50 times what a
+/// million moving sprites need in the benchmark scene.
+#define CW_DEFAULT_MAX_PAIRS (1 << 25)
 
 /// Queries that can run on one world at the same time, from different threads (see Threads).
 #define CW_QUERY_LANES 4
@@ -462,6 +468,22 @@ typedef struct cw_world_def {
     cw_enqueue_task_fn *enqueue_task; ///< Your task system's enqueue, or NULL (set both or neither).
     cw_finish_task_fn *finish_task;   ///< Your task system's finish, or NULL (set both or neither).
     void *user_task_context;          ///< Passed to enqueue_task and finish_task.
+    /// The most candidate pairs (pairs whose AABBs meet, so also the most touching pairs) one step
+    /// may list, 0 (CW_DEFAULT_MAX_PAIRS, the default) or 1 to INT_MAX. A step that would need more fails at
+    /// once and changes nothing: no event, the touching set as it was, every moved body tried again
+    /// by the next step; cw_last_error() says "The step needs more than N candidate pairs ..." and
+    /// cw_world_stats::failed_steps counts such steps. It bounds a step's memory (about 60 bytes a
+    /// pair at the limit) and the time it takes to say it cannot go on: a pile-up of 50,000 bodies on
+    /// one point (1.25 billion pairs) fails in 2 s the first time (the pair list grows to the
+    /// default limit, 270 MB) and in 0.1-0.2 s each step after, instead of never returning.
+    int max_pairs;
+    /// A tag put in every body id of this world (default 0). Give worlds that live at the same time,
+    /// or one after another, different tags (a level number, say) and each rejects the others' ids
+    /// with the stale-id error, as it rejects its own destroyed bodies'. Worlds with the same tag
+    /// (all of them by default) cannot tell their ids apart: an id used with the wrong world may
+    /// then name an unrelated body. Ids are otherwise unchanged by the tag, so two worlds made by
+    /// the same calls with the same tag give the same ids, byte for byte.
+    uint8_t id_tag;
 } cw_world_def;
 
 /// Returns a def with automatic cell size, no callbacks, manifolds and event arrays on, one worker.
@@ -597,6 +619,8 @@ typedef struct cw_world_stats {
     float cell_size;      ///< The grid's cell side in world units.
     int workers;          ///< Workers the step can use: worker_count, or fewer if the world's own
                           ///< threads could not all be started.
+    int failed_steps;     ///< Steps in a row that failed (out of memory, or more candidate pairs than
+                          ///< cw_world_def::max_pairs); 0 after a step that succeeded.
     double broad_ms;      ///< Milliseconds spent on AABBs, updating the grid and finding candidate pairs.
     double narrow_ms;     ///< Milliseconds spent in exact tests.
     double events_ms;     ///< Milliseconds spent diffing the touching pairs, computing manifolds for

@@ -1,6 +1,8 @@
 // The allocator hook and the per-thread last error.
 #include "internal.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,13 +55,32 @@ void cw__free(void *memory, size_t size)
 
 void cw__fail(const char *message) { last_error = message; }
 
+void cw__failf(const char *format, ...)
+{
+    static _Thread_local char buffer[256];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(buffer, sizeof buffer, format, args);
+    va_end(args);
+    last_error = buffer;
+}
+
+uint32_t cw__grown_capacity(uint32_t capacity, uint32_t needed, uint32_t minimum)
+{
+    uint64_t grown = capacity < minimum ? minimum : capacity;
+    while (grown < needed)
+        grown += grown / 2 + 1;
+    return grown > UINT32_MAX ? UINT32_MAX : (uint32_t)grown;
+}
+
 bool cw__reserve(void **array, size_t size, uint32_t *capacity, uint32_t needed)
 {
     if (needed <= *capacity)
         return true;
-    uint32_t grown = *capacity < 16 ? 16 : *capacity;
+    uint64_t grown = *capacity < 16 ? 16 : *capacity;
     while (grown < needed)
-        grown = grown > UINT32_MAX / 2 ? needed : grown * 2;
+        grown *= 2; // geometric up to the cap, never one element at a time
+    grown = grown > UINT32_MAX ? UINT32_MAX : grown;
     if ((size_t)grown > SIZE_MAX / size) {
         cw__fail("Out of memory: the requested size overflows.");
         return false;
@@ -72,7 +93,7 @@ bool cw__reserve(void **array, size_t size, uint32_t *capacity, uint32_t needed)
         cw__free(*array, (size_t)*capacity * size);
     }
     *array = bigger;
-    *capacity = grown;
+    *capacity = (uint32_t)grown;
     return true;
 }
 

@@ -13,6 +13,19 @@ void cw__free(void *memory, size_t size);
 // Records `message` (a static sentence) as this thread's last error.
 void cw__fail(const char *message);
 
+// Records a formatted sentence (printf-style, at most 255 bytes) as this thread's last error; kept
+// in a per-thread buffer until the thread's next formatted error.
+void cw__failf(const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+// A capacity of at least `needed` grown from `capacity` by half again at a time (at least
+// `minimum`), computed in 64 bits and capped at UINT32_MAX: growth is always geometric, never one
+// element at a time, and never wraps.
+uint32_t cw__grown_capacity(uint32_t capacity, uint32_t needed, uint32_t minimum);
+
 // Makes room for at least `needed` elements of `size` bytes in *array (capacity *capacity),
 // growing geometrically and keeping the contents. Returns false (array unchanged) on failure.
 bool cw__reserve(void **array, size_t size, uint32_t *capacity, uint32_t needed);

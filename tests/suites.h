@@ -35,6 +35,9 @@ extern const struct CMUnitTest manifold_tests[MANIFOLD_TEST_COUNT];
 #define WORLD_TEST_COUNT 18
 extern const struct CMUnitTest world_tests[WORLD_TEST_COUNT];
 
+#define LIMIT_TEST_COUNT 7
+extern const struct CMUnitTest limit_tests[LIMIT_TEST_COUNT];
+
 #define THREAD_TEST_COUNT 6
 extern const struct CMUnitTest thread_tests[THREAD_TEST_COUNT];
 

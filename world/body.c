@@ -93,8 +93,7 @@ static bool reserve_slots(cw_world *world, uint32_t needed)
 {
     if (needed <= world->slot_capacity)
         return true;
-    uint32_t capacity = world->slot_capacity < 64 ? 64 : world->slot_capacity + world->slot_capacity / 2;
-    capacity = capacity < needed ? needed : capacity;
+    uint32_t capacity = cw__grown_capacity(world->slot_capacity, needed, 64);
     void **arrays[PARALLEL_ARRAYS], *grown[PARALLEL_ARRAYS];
     size_t sizes[PARALLEL_ARRAYS];
     parallel_arrays(world, arrays, sizes);
@@ -130,6 +129,10 @@ static uint32_t take_slot(cw_world *world)
         return index;
     }
     uint32_t index = world->slot_count == 0 ? 1 : world->slot_count; // slot 0 stays unused
+    if (index >= INT32_MAX) { // counts are ints in the stats, and indices must stay below CW__DIED
+        cw__fail("The world holds as many bodies as it can (2^31 - 1).");
+        return 0;
+    }
     if (!reserve_slots(world, index + 1))
         return 0;
     world->slot_count = index + 1;
@@ -192,7 +195,8 @@ cw_body_id cw_body_create(cw_world *world, const cw_body_def *def)
     if (index == 0)
         return null_id;
     cw__slot *slot = &world->slots[index];
-    uint32_t generation = slot->generation + 1 == 0 ? 1 : slot->generation + 1;
+    uint32_t reuse = (slot->generation & 0xffffffu) + 1; // the slot's count, never 0: 0/0 is the null id
+    uint32_t generation = (uint32_t)world->def.id_tag << 24 | (reuse > 0xffffffu ? 1 : reuse);
     *slot = (cw__slot){.generation = generation, .user_data = def->user_data, .shape = def->shape,
                        .transform = def->transform, .from = def->transform.position, .fresh = true,
                        .mask_body = slot->mask_body};

@@ -116,7 +116,8 @@ struct cw_world {
     bool auto_cell;
     bool cell_chosen;       // the automatic cell size has been chosen from the bodies
     bool in_callback;
-    bool step_failed;       // the current step ran out of memory and will be redone
+    bool step_failed;       // the current step ran out of memory (or pairs) and will be redone
+    int failed_steps;       // steps in a row that failed
     bool begin_manifolds, stay_manifolds; // computed for those events (a callback and def.manifolds)
     uint32_t step;
     cw__slot *slots;        // slot 0 is never used: index 0 means "no body"
@@ -160,6 +161,11 @@ void cw__parallel_for(const cw_world *world, cw_task_fn *task, int item_count, i
 cw__pool *cw__pool_start(int thread_count);
 void cw__pool_stop(cw__pool *pool);
 int cw__pool_threads(const cw__pool *pool);
+
+// Tests only (declared again in tests/hooks.h; not in the public header): brings the world's
+// wrapping counters (the grid's step stamp, the step count, the query lanes' marks, free slots'
+// reuse counts) `left` steps, queries or reuses short of their wrap, keeping what they mean now.
+void cw__test_near_wrap(cw_world *world, uint32_t left);
 
 // Whether this thread is running a query of `world` (its callback is on the stack), or its step.
 bool cw__in_query(const cw_world *world);

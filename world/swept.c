@@ -140,9 +140,11 @@ bool cw__finish_passed(cw_world *world)
 
 bool cw__passed_push(cw__passed *passed, uint64_t key)
 {
+    if (passed->count == UINT32_MAX)
+        return false;
     if (passed->count == passed->capacity) {
         // All three arrays are made before any is swapped in: a failure leaves the list as it was.
-        uint32_t capacity = passed->capacity < 16 ? 16 : passed->capacity * 2;
+        uint32_t capacity = cw__grown_capacity(passed->capacity, passed->count + 1, 16);
         uint64_t *keys = cw__alloc(capacity * sizeof *keys);
         cw__begin_info *info = cw__alloc(capacity * sizeof *info);
         uint8_t *delivered = cw__alloc(capacity);

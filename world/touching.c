@@ -52,9 +52,7 @@ bool cw__touching_reserve(cw__touching *set, uint32_t needed, bool with_manifold
 {
     if (needed <= set->capacity && (!with_manifolds || set->manifolds != NULL))
         return true;
-    uint32_t capacity = set->capacity < 64 ? 64 : set->capacity; // never ask the allocator for 0 bytes
-    while (capacity < needed)
-        capacity += capacity / 2;
+    uint32_t capacity = cw__grown_capacity(set->capacity, needed, 64); // never 0 bytes
     // All the arrays are grown before any is swapped in, so a failure leaves the set as it was.
     void *keys = NULL, *flags = NULL, *nodes = NULL, *manifolds = NULL;
     if (!grow(&keys, sizeof(uint64_t), 0, 0, capacity) || !grow(&flags, 1, 0, 0, capacity) ||
@@ -180,7 +178,7 @@ static bool reserve_begin_info(cw_world *world, uint32_t needed)
 {
     if (needed <= world->begin_info_capacity)
         return true;
-    uint32_t capacity = needed < 64 ? 64 : needed + needed / 2;
+    uint32_t capacity = cw__grown_capacity(needed, needed + 1, 64);
     cw__begin_info *info = cw__alloc(capacity * sizeof *info);
     if (info == NULL)
         return false;
@@ -270,9 +268,7 @@ bool cw__index_reserve(cw__body_index *index, uint32_t needed)
 {
     if (needed <= index->capacity)
         return true;
-    uint32_t capacity = index->capacity < 64 ? 64 : index->capacity;
-    while (capacity < needed)
-        capacity += capacity / 2;
+    uint32_t capacity = cw__grown_capacity(index->capacity, needed, 64);
     // All three are made before any is swapped in: a failure leaves the index as it was.
     uint32_t *arrays[3] = {NULL, NULL, NULL}, *old[3] = {index->other, index->next, index->prev};
     for (int k = 0; k < 3; k++) {

@@ -23,7 +23,8 @@
 cw_world_def cw_default_world_def(void)
 {
     return (cw_world_def){.cell_size = 0, .on_begin = NULL, .on_stay = NULL, .on_end = NULL, .context = NULL,
-                          .manifolds = true, .report_stays = false, .event_arrays = true, .worker_count = 1};
+                          .manifolds = true, .report_stays = false, .event_arrays = true, .worker_count = 1,
+                          .max_pairs = CW_DEFAULT_MAX_PAIRS};
 }
 
 // --- the grid's scan on the workers ---
@@ -64,7 +65,8 @@ static void scan_range(int start, int end, int worker, void *context)
     cw_world *world = context;
     for (int k = start; k < end; k++) {
         cw__pair_list *list = &world->scan_lists[k];
-        *list = (cw__pair_list){.items = list->items, .capacity = list->capacity, .fixed = true};
+        *list = (cw__pair_list){.items = list->items, .capacity = list->capacity, .fixed = true,
+                                .limit = world->candidates.limit};
         cw__grid_scan_cells(&world->grid, world->scan_bounds[k], world->scan_bounds[k + 1], list);
     }
 }
@@ -81,16 +83,21 @@ static bool scan_on_workers(cw_world *world, uint32_t cells)
     for (uint32_t k = 0; k < parts; k++) {
         cw__pair_list *list = &world->scan_lists[k];
         if (list->failed) { // it outgrew its room: again here, where it may grow
-            *list = (cw__pair_list){.items = list->items, .capacity = list->capacity};
+            *list = (cw__pair_list){.items = list->items, .capacity = list->capacity, .limit = world->candidates.limit};
             cw__grid_scan_cells(&world->grid, world->scan_bounds[k], world->scan_bounds[k + 1], list);
-            if (list->failed)
-                return false;
         }
+        world->candidates.over_limit |= list->over_limit;
+        if (list->failed)
+            return false;
         total += list->count;
     }
     cw__pair_list *out = &world->candidates;
+    if (total > out->limit) {
+        out->failed = out->over_limit = true;
+        return false;
+    }
     void *items = out->items;
-    if (total > UINT32_MAX || !cw__reserve(&items, sizeof(uint32_t), &out->capacity, (uint32_t)total))
+    if (!cw__reserve(&items, sizeof(uint32_t), &out->capacity, (uint32_t)total))
         return false;
     out->items = items;
     for (uint32_t k = 0; k < parts; k++) {
@@ -134,6 +141,10 @@ cw_world *cw_world_create(const cw_world_def *def)
         cw__fail("The worker count must be from 1 to CW_MAX_WORKERS (64).");
         return NULL;
     }
+    if (def->max_pairs < 0) {
+        cw__fail("max_pairs must be 0 (the default, CW_DEFAULT_MAX_PAIRS) or more.");
+        return NULL;
+    }
     if ((def->enqueue_task == NULL) != (def->finish_task == NULL)) {
         cw__fail("Set both enqueue_task and finish_task, or neither.");
         return NULL;
@@ -149,6 +160,9 @@ cw_world *cw_world_create(const cw_world_def *def)
     world->stay_manifolds = def->manifolds && world->report_stays;
     cw__grid_init(&world->grid, world->auto_cell ? DEFAULT_CELL : def->cell_size);
     const char *error_before = cw_last_error();
+    if (world->def.max_pairs == 0)
+        world->def.max_pairs = CW_DEFAULT_MAX_PAIRS;
+    world->candidates.limit = 2 * (uint32_t)world->def.max_pairs;
     atomic_init(&world->stepping, false);
     atomic_init(&world->queries, 0);
     atomic_init(&world->lanes_busy, 0u);
@@ -461,7 +475,12 @@ static void test_candidates(cw_world *world)
 // is tested again by the next step, so no event is lost, only delayed.
 static void redo_next_step(cw_world *world)
 {
-    cw__fail("Out of memory: the step could not finish; the next step redoes it.");
+    if (world->candidates.over_limit)
+        cw__failf("The step needs more than %d candidate pairs (cw_world_def::max_pairs): bodies are piled up; "
+                  "nothing changed, and the next step tries again.",
+                  world->def.max_pairs);
+    else
+        cw__fail("Out of memory: the step could not finish; the next step redoes it.");
     for (uint32_t i = 0; i < world->moved.count; i++)
         cw__world_mark_dirty(world, world->moved.items[i]);
 }
@@ -494,6 +513,8 @@ static void finish_stats(cw_world *world, double t0, double t1, double t2, doubl
     stats->touching_pairs = (int)world->touching[world->current].count;
     stats->cell_size = world->grid.cell_size;
     stats->workers = world->workers;
+    world->failed_steps = world->step_failed ? world->failed_steps + 1 : 0;
+    stats->failed_steps = world->failed_steps;
     stats->broad_ms = t1 - t0;
     stats->narrow_ms = t2 - t1;
     stats->events_ms = t3 - t2;
@@ -508,6 +529,24 @@ static void start_next_motion(cw_world *world)
         slot->from = slot->transform.position;
         slot->fresh = false;
     }
+}
+
+void cw__test_near_wrap(cw_world *world, uint32_t left)
+{
+    world->grid.stamp = UINT32_MAX - left;
+    for (uint32_t i = 0; i < world->grid.proxy_capacity; i++) // marks from before stay in the past
+        world->grid.proxies[i].moved_stamp = world->grid.proxies[i].moved_stamp ? 1 : 0;
+    world->step = CW__DIED - 1 - left;
+    for (uint32_t i = 0; i < world->slot_count; i++) {
+        if (world->retest_step[i] != CW__DIED)
+            world->retest_step[i] = world->retest_step[i] ? world->step - 1 : 0;
+        world->slots[i].user_saved_step = 0;
+    }
+    for (int k = 0; k < CW_QUERY_LANES; k++)
+        world->lane_mark[k] = (uint16_t)(UINT16_MAX - left);
+    for (uint32_t i = 1; i < world->slot_count; i++) // free slots: their reuse count near its wrap
+        if (world->hot[i].state == CW__FREE)
+            world->slots[i].generation = (world->slots[i].generation & 0xff000000u) | (0xffffffu - left);
 }
 
 static void restart_step_count(cw_world *world)

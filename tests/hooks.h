@@ -1,0 +1,14 @@
+// Test-only hooks into the library (defined in world/, declared in world/internal.h, not part of the
+// public API or the shared library's exports: the tests link the static library).
+#ifndef CW_TEST_HOOKS_H
+#define CW_TEST_HOOKS_H
+
+#include <stdint.h>
+
+#include <collworld.h>
+
+// Brings the world's wrapping counters (the grid's step stamp, the step count, the query lanes'
+// marks, free slots' reuse counts) `left` steps, queries or reuses short of their wrap.
+void cw__test_near_wrap(cw_world *world, uint32_t left);
+
+#endif
