@@ -14,6 +14,7 @@
 //     contacts the callbacks got, in their order.
 // At the end every body is destroyed and one more step must end every contact.
 #include "fuzz_common.h"
+#include "../tests/hooks.h" // cw__test_near_wrap: the library is compiled in, hooks included
 
 enum { MAX_LIVE = 40, MAX_RECORDS = 512, MAX_EVENTS = 4096, MAX_PAIRS = MAX_LIVE * MAX_LIVE / 2, MAX_OPS = 300 };
 
@@ -211,6 +212,8 @@ static void check_touching(cw_world *world, const pair *expected, int expected_c
              seen[1], seen[2]);
 }
 
+static int current_max_pairs = CW_DEFAULT_MAX_PAIRS; // the world's limit on candidate pairs a step
+
 static void step_and_check(cw_world *world, bool with_stay)
 {
     if (fz_verbose) // FUZZ_VERBOSE=1: the world before each step (sanitizer reports abort without context)
@@ -232,6 +235,17 @@ static void step_and_check(cw_world *world, bool with_stay)
     event_overflow = false;
     cw_clear_error();
     cw_world_step(world);
+    // A pile-up beyond max_pairs: the step fails at once and changes nothing (the model keeps its
+    // touching set; the next step that succeeds is checked against brute force as usual). Touching
+    // pairs are candidates, so more of them than the limit must fail.
+    bool over = strncmp(cw_last_error(), "The step needs more than", 24) == 0;
+    FZ_CHECK(!(expected_count > current_max_pairs) || over, "%d touching pairs over max_pairs %d, yet the step passed",
+             expected_count, current_max_pairs);
+    if (over) {
+        FZ_CHECK(event_count == 0, "a step over max_pairs delivered %d events", event_count);
+        FZ_CHECK(cw_world_get_stats(world).failed_steps > 0, "a step over max_pairs is not counted as failed");
+        return;
+    }
     FZ_CHECK(cw_last_error()[0] == '\0', "step failed: %s", cw_last_error());
     FZ_CHECK(!event_overflow, "more than %d events in one step", MAX_EVENTS);
 
@@ -476,6 +490,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     def.on_begin = on_begin;
     def.on_end = on_end;
     def.on_stay = with_stay ? on_stay : NULL;
+    // Pile-ups (flag 0x40): a limit of a few pairs, which crowded inputs exceed. Wraps (flag 0x80):
+    // every wrapping counter starts a few steps short of its wrap.
+    def.max_pairs = flags & 0x40 ? 1 + (flags & 0x0f) * 3 : 0;
+    current_max_pairs = def.max_pairs ? def.max_pairs : CW_DEFAULT_MAX_PAIRS;
     current_cell_size = def.cell_size;
     current_op = "cw_world_create";
     fz_context_printer = print_world;
@@ -487,6 +505,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         goto done;
     }
     FZ_CHECK(world != NULL, "cw_world_create failed: %s", cw_last_error());
+    if (flags & 0x80)
+        cw__test_near_wrap(world, flags & 0x07);
 
     for (int op = 0; op < MAX_OPS && !fz_done(&r); op++) {
         uint8_t code = fz_u8(&r);
