@@ -180,7 +180,11 @@ uninstall-lua: # (a Lua pkg-config does not know has no directory: nothing to re
 # SDL2_image (PNG screenshots) and SDL2_ttf (HUD font) are used when pkg-config finds them.
 # These are recursive (=) on purpose: they are read after deps-demo may have installed SDL2.
 have_pkg = $(shell pkg-config --exists $(1) 2>/dev/null && echo yes)
-MISSING_DEMO_PKGS := $(if $(shell command -v pkg-config),,pkg-config) $(if $(call have_pkg,sdl2),,libsdl2-dev)
+# A first run installs all of it (as root): PNG screenshots and the real HUD font need them.
+DEMO_FONT := /usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf
+MISSING_DEMO_PKGS := $(if $(shell command -v pkg-config),,pkg-config) $(if $(call have_pkg,sdl2),,libsdl2-dev) \
+    $(if $(call have_pkg,SDL2_image),,libsdl2-image-dev) $(if $(call have_pkg,SDL2_ttf),,libsdl2-ttf-dev) \
+    $(if $(wildcard $(DEMO_FONT)),,fonts-dejavu-core)
 DEMO_OPTIONAL = $(if $(call have_pkg,SDL2_image),SDL2_image) $(if $(call have_pkg,SDL2_ttf),SDL2_ttf)
 DEMO_CFLAGS = $(shell pkg-config --cflags sdl2 $(DEMO_OPTIONAL)) \
               $(if $(call have_pkg,SDL2_image),-DHAVE_SDL_IMAGE) $(if $(call have_pkg,SDL2_ttf),-DHAVE_SDL_TTF)

@@ -151,8 +151,13 @@ static bool save_screenshot(SDL_Renderer *r, const char *path)
     const char *dot = strrchr(path, '.');
     bool ok = (dot != NULL && SDL_strcasecmp(dot, ".bmp") == 0 ? SDL_SaveBMP(shot, path) : IMG_SavePNG(shot, path)) == 0;
 #else
-    bool ok = SDL_SaveBMP(shot, path) == 0; // written as BMP whatever the name says
-    fprintf(stderr, "demo: no SDL2_image at build time, %s is a BMP file\n", path);
+    // No PNG without SDL2_image: a BMP, named so (shot.png becomes shot.bmp).
+    char bmp[1024];
+    const char *dot = strrchr(path, '.');
+    size_t stem = dot != NULL && SDL_strcasecmp(dot, ".png") == 0 ? (size_t)(dot - path) : strlen(path);
+    snprintf(bmp, sizeof bmp, "%.*s.bmp", (int)(stem < 1000 ? stem : 1000), path);
+    bool ok = SDL_SaveBMP(shot, bmp) == 0;
+    fprintf(stderr, "demo: no SDL2_image at build time: the screenshot is %s\n", bmp);
 #endif
     SDL_FreeSurface(shot);
     return ok;
