@@ -21,7 +21,8 @@ BENCH_BINS := $(BENCH_MAINS:bench/%.c=$(BUILD)/%)
 
 ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: FORCE install uninstall check-exports check-install check-cxx fuzz fuzz-build deps-fuzz docs
+.PHONY: FORCE install uninstall check-exports check-install check-cxx check-cmake amalgamate check-amalgamation
+.PHONY: fuzz fuzz-build deps-fuzz docs
 .PHONY: all test unit asan tsan valgrind bench demo demo-headless demo-selftest example clean deps deps-lib deps-demo
 .PHONY: deps-bench lua lua-test lua-oom lua-valgrind install-lua uninstall-lua deps-lua deps-lua-dev
 all: libcollworld.a libcollworld.so
@@ -212,6 +213,7 @@ demo-headless: $(DEMO)
 	./$(DEMO) --headless --frames 20 --screenshot $(BUILD)/demo-test.png
 	./$(DEMO) --headless --frames 20 --scene inspect --screenshot $(BUILD)/inspect-test.png
 	./$(DEMO) --headless --frames 60 --scene shooter --screenshot $(BUILD)/shooter-test.png
+	./$(DEMO) --headless --frames 20 --count 600 --overlays grid,aabbs,boxes,contacts --screenshot $(BUILD)/overlays-test.png
 
 demo-selftest: $(DEMO)
 	./$(DEMO) --selftest
@@ -281,6 +283,31 @@ check-exports: libcollworld.so
 # Install into a temporary prefix; build and run a consumer with pkg-config, static and shared.
 check-install: libcollworld.a libcollworld.so
 	MAKE="$(MAKE)" CC="$(CC)" ./packaging/check-install.sh
+
+# CMake: the consumer project through add_subdirectory and through find_package after an install.
+check-cmake: | deps-lib
+	$(call install_packages,$(if $(shell command -v cmake),,cmake))
+	./packaging/check-cmake.sh
+
+# The single-file build: build/dist/collworld.c (every source, internal headers inlined) and
+# collworld.h. check-amalgamation compiles it with one line, warnings as errors, with gcc and
+# clang when present, and builds and runs the README examples against it.
+amalgamate: | deps-lib
+	./packaging/amalgamate.sh $(BUILD)/dist
+
+AMALGAMATION_EXAMPLES := readme_example readme_world readme_swept readme_touch readme_sheet
+check-amalgamation: amalgamate
+	@for cc in $(CC) $$(command -v clang); do \
+	    echo "$$cc -std=c11 -Wall -Wextra -Wpedantic -Werror -O2 -pthread -c $(BUILD)/dist/collworld.c"; \
+	    $$cc -std=c11 -Wall -Wextra -Wpedantic -Werror -O2 -pthread -c $(BUILD)/dist/collworld.c \
+	        -o $(BUILD)/dist/collworld.o || exit 1; \
+	done
+	@for e in $(AMALGAMATION_EXAMPLES); do \
+	    $(CC) -std=c11 -Wall -Wextra -Wpedantic -Werror -O2 -pthread -I$(BUILD)/dist -o $(BUILD)/dist/$$e \
+	        demo/$$e.c $(BUILD)/dist/collworld.c -lm || exit 1; \
+	    ./$(BUILD)/dist/$$e >/dev/null || exit 1; \
+	done
+	@echo "check-amalgamation: $(AMALGAMATION_EXAMPLES) built from $(BUILD)/dist/collworld.c and ran"
 
 # The header compiles as C++ without a warning (several standards), and links as extern "C".
 CXX_STDS := c++11 c++17 c++20

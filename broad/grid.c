@@ -1,7 +1,6 @@
 // The uniform hashed grid (see grid.h): filing proxies in cells and finding the candidate pairs.
 // Queries (boxes and rays through the cells) are in grid_query.c.
 #include "grid.h"
-#include "grid_internal.h"
 
 #include "../narrow/alloc.h"
 
@@ -408,7 +407,7 @@ static bool wanted(const member *a, const member *b)
                                             (STARTS_COLUMN | STARTS_ROW | MOVED)) & !(both & STATIC);
 }
 
-static void report(uint32_t a, uint32_t b, cw__pair_list *out)
+static void report_pair(uint32_t a, uint32_t b, cw__pair_list *out)
 {
     cw__pair_list_add(out, a < b ? a : b, a < b ? b : a);
 }
@@ -439,7 +438,7 @@ static void pairs_in_columns(const member *members, int n, columns *c, cw__pair_
                                   ((f & c->flags[j] & STATIC) == 0));
         for (int j = i + 1; j < n; j++)
             if (c->hit[j])
-                report(members[i].index, members[j].index, out);
+                report_pair(members[i].index, members[j].index, out);
     }
 }
 
@@ -467,7 +466,7 @@ static void pairs_among(const member *members, int n, cw__pair_list *out)
     for (int i = 0; i < n && !out->failed; i++)
         for (int j = i + 1; j < n; j++)
             if (wanted(&members[i], &members[j]))
-                report(members[i].index, members[j].index, out);
+                report_pair(members[i].index, members[j].index, out);
 }
 
 static void pairs_in_cell(const cw__grid *grid, const cw__cell *cell, member *members, cw__pair_list *out)

@@ -136,9 +136,16 @@ static inline uint32_t cw__grid_scan_members(const cw__grid *grid, uint32_t cell
     return cells ? grid->cell_start[cells] : 0;
 }
 
+// The cell coordinate of `x`, clamped so that any float (NaN included) maps to a cell.
+int32_t cw__grid_cell_coord(const cw__grid *grid, float x);
+
 // Query visitors get each candidate proxy (possibly more than once: proxies span cells) and return
 // false to stop.
 typedef bool cw__visit_fn(void *context, uint32_t index);
+
+// Visits the members of cell (cx, cy): the cell table's, or while it is stale the last sorting
+// scan's. False if the visitor stopped. Never allocates.
+bool cw__grid_visit_cell(const cw__grid *grid, int32_t cx, int32_t cy, cw__visit_fn *fn, void *context);
 
 // Visits the proxies filed in the cells `box` covers, and the large ones (while the cell table is
 // stale, in the cells of the last sorting scan: proxies moved since are the caller's to handle).

@@ -1,7 +1,6 @@
 // The grid's queries (see grid.h): every proxy whose box meets a query box, and the proxies of
 // the cells a ray passes, in the order it passes them.
 #include "grid.h"
-#include "grid_internal.h"
 
 #include <float.h>
 #include <math.h>

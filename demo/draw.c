@@ -112,43 +112,69 @@ static void draw_oriented_box(SDL_Renderer *r, const cw_transform *t)
     SDL_RenderDrawLinesF(r, points, 5);
 }
 
-static void draw_aabb(SDL_Renderer *r, const cw_world *world, cw_body_id id)
+// --- the collision world's own view, through cw_world_debug_draw ---
+
+static void set_item_color(SDL_Renderer *r, const cw_debug_item *item)
 {
-    cw_aabb box;
-    if (cw_body_aabb(world, id, &box)) {
-        SDL_FRect rect = {box.min.x, box.min.y, box.max.x - box.min.x, box.max.y - box.min.y};
-        SDL_RenderDrawRectF(r, &rect);
+    switch (item->what) {
+    case CW_DRAW_GRID: SDL_SetRenderDrawColor(r, 90, 110, 160, 70); break;
+    case CW_DRAW_AABBS: SDL_SetRenderDrawColor(r, 80, 230, 120, 140); break;
+    case CW_DRAW_CONTACTS: SDL_SetRenderDrawColor(r, 255, 255, 120, 230); break;
+    default: // boxes and mask outlines: red while touching
+        if (item->touching)
+            SDL_SetRenderDrawColor(r, 255, 110, 90, 200);
+        else
+            SDL_SetRenderDrawColor(r, 230, 230, 255, 140);
+        break;
     }
 }
 
-// Occupied broadphase cells: every cell an AABB reaches, on the grid of the world's cell size.
-static void draw_grid(SDL_Renderer *r, const scene *s)
+static void debug_polygon(const cw_vec2 *v, int count, const cw_debug_item *item, void *context)
 {
-    float cell = cw_world_get_stats(s->world).cell_size;
-    if (cell <= 0)
+    SDL_Renderer *r = context;
+    set_item_color(r, item);
+    if (item->what == CW_DRAW_GRID && count == 4) { // filled cells, as the demo always showed them
+        SDL_FRect rect = {v[0].x + 1, v[0].y + 1, v[2].x - v[0].x - 2, v[2].y - v[0].y - 2};
+        SDL_RenderFillRectF(r, &rect);
         return;
-    int cols = (int)ceilf(s->size.x / cell), rows = (int)ceilf(s->size.y / cell);
-    unsigned char *used = calloc((size_t)cols * rows, 1);
-    if (used == NULL)
-        return;
-    for (int i = 1; i < s->capacity; i++) {
-        cw_aabb b;
-        if (cw_body_id_is_null(s->sprites[i].id) || s->sprites[i].off || !cw_body_aabb(s->world, s->sprites[i].id, &b))
-            continue;
-        int x0 = SDL_max(0, (int)floorf(b.min.x / cell)), x1 = SDL_min(cols - 1, (int)floorf(b.max.x / cell));
-        int y0 = SDL_max(0, (int)floorf(b.min.y / cell)), y1 = SDL_min(rows - 1, (int)floorf(b.max.y / cell));
-        for (int y = y0; y <= y1; y++)
-            for (int x = x0; x <= x1; x++)
-                used[y * cols + x] = 1;
     }
-    SDL_SetRenderDrawColor(r, 90, 110, 160, 70);
-    for (int y = 0; y < rows; y++)
-        for (int x = 0; x < cols; x++)
-            if (used[y * cols + x]) {
-                SDL_FRect rect = {x * cell + 1, y * cell + 1, cell - 2, cell - 2};
-                SDL_RenderFillRectF(r, &rect);
-            }
-    free(used);
+    SDL_FPoint points[9];
+    int n = count < 8 ? count : 8;
+    for (int k = 0; k < n; k++)
+        points[k] = (SDL_FPoint){v[k].x, v[k].y};
+    points[n] = points[0];
+    SDL_RenderDrawLinesF(r, points, n + 1);
+}
+
+static void debug_segment(cw_vec2 a, cw_vec2 b, const cw_debug_item *item, void *context)
+{
+    SDL_Renderer *r = context;
+    set_item_color(r, item);
+    SDL_RenderDrawLineF(r, a.x, a.y, b.x, b.y);
+}
+
+static void debug_point(cw_vec2 p, float size, const cw_debug_item *item, void *context)
+{
+    SDL_Renderer *r = context;
+    set_item_color(r, item);
+    SDL_FRect dot = {p.x - size / 2, p.y - size / 2, size, size};
+    SDL_RenderFillRectF(r, &dot);
+}
+
+// Grid cells, AABBs, boxes and mask outlines, and the touching pairs' manifolds, as the world sees
+// them, culled to the window.
+static void draw_world_view(SDL_Renderer *r, const scene *s, const layers *l)
+{
+    cw_debug_draw d = cw_default_debug_draw();
+    d.draw_polygon = debug_polygon, d.draw_segment = debug_segment, d.draw_point = debug_point;
+    d.context = r;
+    d.flags = (l->grid ? CW_DRAW_GRID : 0) | (l->aabbs ? CW_DRAW_AABBS : 0) |
+              (l->boxes || s->boxes ? CW_DRAW_BOXES : 0) | (l->boxes ? CW_DRAW_MASK_OUTLINES : 0) |
+              (l->contacts ? CW_DRAW_CONTACTS : 0);
+    d.use_bounds = true;
+    d.bounds = (cw_aabb){{0, 0}, {s->size.x, s->size.y}};
+    if (d.flags != 0 && !cw_world_debug_draw(s->world, &d))
+        fprintf(stderr, "demo: debug draw: %s\n", cw_last_error());
 }
 
 static void draw_contacts(SDL_Renderer *r, const scene *s)
@@ -211,22 +237,8 @@ static void draw_rays(SDL_Renderer *r, const scene *s)
 static void draw_layers(painter *p, const scene *s, const layers *l)
 {
     SDL_Renderer *r = p->renderer;
-    if (l->grid)
-        draw_grid(r, s);
-    for (int i = 1; i < s->capacity; i++) {
-        const sprite *sp = &s->sprites[i];
-        if (cw_body_id_is_null(sp->id) || sp->off)
-            continue;
-        if (l->aabbs) {
-            SDL_SetRenderDrawColor(r, 80, 230, 120, 140);
-            draw_aabb(r, s->world, sp->id);
-        }
-        if (l->boxes || s->boxes) {
-            SDL_SetRenderDrawColor(r, 230, 230, 255, 120);
-            draw_oriented_box(r, &sp->transform);
-        }
-    }
-    if (l->contacts)
+    draw_world_view(r, s, l);
+    if (l->contacts) // the begins' manifolds, fading (the world's view shows the pairs touching now)
         draw_contacts(r, s);
     if (l->rays)
         draw_rays(r, s);

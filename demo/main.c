@@ -20,12 +20,14 @@ typedef struct options {
     bool headless, selftest, unswept;
     scene_kind scene;
     const char *screenshot;
+    const char *overlays; // the debug-draw layers to start with
 } options;
 
 static const char USAGE[] =
     "usage: collworld_demo [--count N] [--seed N] [--scene default|inspect|shooter] [--size WxH]\n"
     "                      [--headless] [--frames N] [--screenshot FILE] [--selftest] [--unswept]\n"
-    "                      [--workers N (default: the machine's cores)]\n";
+    "                      [--workers N (default: the machine's cores)]\n"
+    "                      [--overlays grid,aabbs,boxes,contacts] (cw_world_debug_draw; keys 1-4)\n";
 
 static const char *const SCENE_NAMES[] = {"default", "inspect", "shooter"};
 
@@ -60,6 +62,8 @@ static bool parse_options(int argc, char **argv, options *o)
             o->frames = atoi(value), i++;
         else if (strcmp(arg, "--seed") == 0)
             o->seed = strtoul(value, NULL, 10), i++;
+        else if (strcmp(arg, "--overlays") == 0)
+            o->overlays = value, i++;
         else if (strcmp(arg, "--workers") == 0)
             o->workers = atoi(value), i++;
         else if (strcmp(arg, "--screenshot") == 0)
@@ -379,6 +383,12 @@ int main(int argc, char **argv)
     }
     if (a.opt.selftest)
         return run_selftest() ? 0 : 1;
+    if (a.opt.overlays != NULL) {
+        a.layers.grid = strstr(a.opt.overlays, "grid") != NULL;
+        a.layers.aabbs = strstr(a.opt.overlays, "aabbs") != NULL;
+        a.layers.boxes = strstr(a.opt.overlays, "boxes") != NULL;
+        a.layers.contacts = strstr(a.opt.overlays, "contacts") != NULL;
+    }
     if (!sprite_set_create(&a.sprites)) {
         fprintf(stderr, "demo: %s\n", cw_last_error());
         return 1;

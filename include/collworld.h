@@ -795,6 +795,63 @@ CW_API bool cw_shape_raycast(const cw_shape *shape, const cw_transform *transfor
 
 /// @}
 
+/// @name Debug draw
+/// What the collision world sees, drawn by your renderer (as Box2D's b2DebugDraw): the world calls
+/// your functions with world-space geometry and says what each piece is, and you pick the colours.
+/// @{
+
+/// What cw_world_debug_draw() draws: any combination (cw_debug_draw::flags).
+typedef enum cw_debug_flags {
+    CW_DRAW_AABBS = 1 << 0,         ///< Each body's AABB, as a 4-vertex polygon.
+    CW_DRAW_BOXES = 1 << 1,         ///< Box bodies' oriented boxes, as 4-vertex polygons.
+    CW_DRAW_MASK_OUTLINES = 1 << 2, ///< Mask bodies' outlines: the boundary edges of their opaque
+                                    ///< texels (between an opaque texel and a clear one or the
+                                    ///< outside), joined into the longest straight segments.
+    CW_DRAW_GRID = 1 << 3,          ///< The broadphase cells that hold bodies, as polygons.
+    CW_DRAW_CONTACTS = 1 << 4,      ///< Each touching pair's manifold: a point, and a segment from it
+                                    ///< along the normal, as long as the depth (at least 1 unit).
+    CW_DRAW_IDS = 1 << 5,           ///< Each body's index at its AABB's centre (needs draw_text).
+} cw_debug_flags;
+
+/// What a piece of debug geometry belongs to, so that you can colour it.
+typedef struct cw_debug_item {
+    cw_debug_flags what;  ///< The one flag that drew it.
+    cw_body_id body;      ///< The body (for contacts, the pair's a), or the null id for grid cells.
+    cw_body_id other;     ///< Contacts: the pair's b; else the null id.
+    void *user_data;      ///< The body's user data (contacts: a's), or NULL.
+    bool touching;        ///< The body is in a touching pair after the last step.
+} cw_debug_item;
+
+/// Your drawing functions and what to draw. The pointers passed to them are valid during the call.
+typedef struct cw_debug_draw {
+    /// A closed polygon (AABBs, boxes, grid cells), `count` vertices in world units.
+    void (*draw_polygon)(const cw_vec2 *vertices, int count, const cw_debug_item *item, void *context);
+    /// A segment (mask outlines, contact normals).
+    void (*draw_segment)(cw_vec2 a, cw_vec2 b, const cw_debug_item *item, void *context);
+    /// A point (contact points); `size` is a suggestion in world units.
+    void (*draw_point)(cw_vec2 p, float size, const cw_debug_item *item, void *context);
+    /// Text at a point (CW_DRAW_IDS); may be NULL, then no text is drawn.
+    void (*draw_text)(cw_vec2 p, const char *text, const cw_debug_item *item, void *context);
+    uint32_t flags;      ///< cw_debug_flags to draw.
+    bool use_bounds;     ///< Draw only what meets `bounds` (your view): culling for large worlds.
+    cw_aabb bounds;      ///< The visible area, world units, when use_bounds.
+    void *context;       ///< Passed to every function.
+} cw_debug_draw;
+
+/// A cw_debug_draw with no functions, no flags and no bounds.
+CW_API cw_debug_draw cw_default_debug_draw(void);
+
+/// Draws the world as of now (bodies changed since the last step where they are now; grid cells and
+/// contacts as of the last step) through `draw`, bodies in index order. Switched-off bodies are not
+/// drawn. Read-only: it may run between steps like a query, and never allocates. Returns false with
+/// an error for a NULL world or draw, flags that need a NULL function (draw_polygon for AABBs, boxes
+/// and the grid; draw_segment for outlines and contacts; draw_point for contacts), unknown flags,
+/// or inverted or non-finite bounds. Mask outlines cost a walk over the mask's texels per body per
+/// call: cull with bounds in large worlds.
+CW_API bool cw_world_debug_draw(const cw_world *world, const cw_debug_draw *draw);
+
+/// @}
+
 #ifdef __cplusplus
 }
 #endif

@@ -117,6 +117,10 @@ static inline bool cw__transform_is_finite(const cw_transform *t)
     return special == 0;
 }
 
+// The float nearest below (above) a double: x itself when it is a float; infinities stay.
+float cw__float_down(double x);
+float cw__float_up(double x);
+
 // Validates a shape and transform and fills `out`; records an error and returns false on bad input.
 bool cw__prepare(const cw_shape *shape, const cw_transform *t, cw__body *out);
 // cw__prepare without the checks, given the rotation's cosine and sine as cw__prepare computed them

@@ -33,7 +33,7 @@ typedef struct local_ray {
 } local_ray;
 
 // The fractions for which the segment's line is strictly between lo and hi on one axis.
-static bool slab(double start, double direction, double lo, double hi, double *t0, double *t1)
+static bool clip_to_slab(double start, double direction, double lo, double hi, double *t0, double *t1)
 {
     if (direction == 0) {
         *t0 = -INFINITY, *t1 = INFINITY;
@@ -50,7 +50,7 @@ static bool rect_interval(const local_ray *r, double x0, double y0, double x1, d
                           double *t_out, int *axis)
 {
     double ax, bx, ay, by;
-    if (!slab(r->x, r->dx, x0, x1, &ax, &bx) || !slab(r->y, r->dy, y0, y1, &ay, &by))
+    if (!clip_to_slab(r->x, r->dx, x0, x1, &ax, &bx) || !clip_to_slab(r->y, r->dy, y0, y1, &ay, &by))
         return false;
     *axis = ax >= ay ? 0 : 1;
     *t_in = ax >= ay ? ax : ay;
@@ -111,7 +111,7 @@ static bool walk_line(const cw_mask *m, bool vertical, int k, double start, doub
         if (!both_sides(m, vertical, k, j))
             continue;
         double t0, t1;
-        slab(start, direction, j, j + 1.0, &t0, &t1);
+        clip_to_slab(start, direction, j, j + 1.0, &t0, &t1);
         double from = t0 > t_lo ? t0 : t_lo, to = t1 < t_hi ? t1 : t_hi;
         if (from < to && from < hit->t) {
             hit->t = from;

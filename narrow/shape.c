@@ -222,13 +222,13 @@ static float float_step(float f, bool up)
     return f;
 }
 
-static float float_down(double x)
+float cw__float_down(double x)
 {
     float f = (float)x;
     return (double)f > x && isfinite(f) ? float_step(f, false) : f;
 }
 
-static float float_up(double x)
+float cw__float_up(double x)
 {
     float f = (float)x;
     return (double)f < x && isfinite(f) ? float_step(f, true) : f;
@@ -276,8 +276,8 @@ cw_aabb cw__body_aabb(const cw__body *body)
     // they hold whatever the exact tests could find. Elsewhere they stay tight.
     double rounding = placement_rounding(body, xx, xy, yx, yy);
     double slack = 4 * rounding >= cw__body_tolerance(body) ? rounding : 0;
-    return (cw_aabb){{float_down(lo_x + xf->px - slack), float_down(lo_y + xf->py - slack)},
-                     {float_up(hi_x + xf->px + slack), float_up(hi_y + xf->py + slack)}};
+    return (cw_aabb){{cw__float_down(lo_x + xf->px - slack), cw__float_down(lo_y + xf->py - slack)},
+                     {cw__float_up(hi_x + xf->px + slack), cw__float_up(hi_y + xf->py + slack)}};
 }
 
 double cw__body_rounding(const cw__body *body)

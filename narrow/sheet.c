@@ -65,7 +65,7 @@ static sheet_frame *find_frame(const cw_sheet *sheet, const char *name, size_t s
     return frame;
 }
 
-static hash_slot *find_slot(const cw_sheet *sheet, uint64_t hash)
+static hash_slot *find_hash_slot(const cw_sheet *sheet, uint64_t hash)
 {
     hash_slot *head = sheet->by_hash, *slot = NULL;
     HASH_FIND(hh, head, &hash, sizeof hash, slot);
@@ -75,7 +75,7 @@ static hash_slot *find_slot(const cw_sheet *sheet, uint64_t hash)
 // The sheet's mask with exactly these texels, or NULL.
 static sheet_mask *find_mask(const cw_sheet *sheet, const cw_mask *mask)
 {
-    const hash_slot *slot = find_slot(sheet, mask->hash);
+    const hash_slot *slot = find_hash_slot(sheet, mask->hash);
     for (sheet_mask *entry = slot != NULL ? slot->masks : NULL; entry != NULL; entry = entry->also)
         if (cw__mask_compare(entry->mask, mask) == 0)
             return entry;
@@ -109,7 +109,7 @@ static sheet_mask *adopt_mask(cw_sheet *sheet, cw_mask *mask)
         cw_mask_destroy(mask);
         return same;
     }
-    hash_slot *slot = find_slot(sheet, mask->hash), *made = NULL;
+    hash_slot *slot = find_hash_slot(sheet, mask->hash), *made = NULL;
     sheet_mask *entry = cw__alloc(sizeof *entry);
     if (entry != NULL && slot == NULL && (made = cw__alloc(sizeof *made)) != NULL) {
         memset(made, 0, sizeof *made);

@@ -44,6 +44,7 @@ int main(void)
     failed += RUN_GROUP("queries", query_tests);
     failed += RUN_GROUP("threads", thread_tests);
     failed += RUN_GROUP("limits", limit_tests);
+    failed += RUN_GROUP("debug draw", debug_draw_tests);
     if (failed)
         fprintf(stdout, "collworld tests: %d test(s) FAILED\n", failed);
     return failed ? 1 : 0;

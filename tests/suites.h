@@ -35,6 +35,9 @@ extern const struct CMUnitTest manifold_tests[MANIFOLD_TEST_COUNT];
 #define WORLD_TEST_COUNT 18
 extern const struct CMUnitTest world_tests[WORLD_TEST_COUNT];
 
+#define DEBUG_DRAW_TEST_COUNT 3
+extern const struct CMUnitTest debug_draw_tests[DEBUG_DRAW_TEST_COUNT];
+
 #define LIMIT_TEST_COUNT 7
 extern const struct CMUnitTest limit_tests[LIMIT_TEST_COUNT];
 

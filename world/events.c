@@ -33,7 +33,7 @@ static bool both_alive(const cw_world *world, uint64_t key)
 }
 
 // One event: kept in its array (when the world keeps them) and handed to its callback (if any).
-static void report(cw_world *world, int kind, const cw_contact *contact)
+static void report_event(cw_world *world, int kind, const cw_contact *contact)
 {
     static const size_t counters[3] = {offsetof(cw_world_stats, end_events), offsetof(cw_world_stats, begin_events),
                                        offsetof(cw_world_stats, stay_events)};
@@ -53,14 +53,14 @@ static void deliver_ends(cw_world *world, const cw__touching *old)
         if (!(old->flags[i] & CW__REPORTED))
             continue; // its begin was dropped (a callback destroyed a body): no end is owed
         cw_contact contact = contact_of(world, old->keys[i], NULL, 1);
-        report(world, CW__ENDS, &contact);
+        report_event(world, CW__ENDS, &contact);
     }
 }
 
 static void deliver_begin(cw_world *world, uint64_t key, const cw__begin_info *info)
 {
     cw_contact contact = contact_of(world, key, world->begin_manifolds ? &info->manifold : NULL, info->fraction);
-    report(world, CW__BEGINS, &contact);
+    report_event(world, CW__BEGINS, &contact);
 }
 
 // The step's begins in key order: the pairs that touch now and the swept pairs that touched only
@@ -102,7 +102,7 @@ static void deliver_passed_ends(cw_world *world)
         if (!passed->delivered[n])
             continue;
         cw_contact contact = contact_of(world, passed->keys[n], NULL, 1);
-        report(world, CW__ENDS, &contact);
+        report_event(world, CW__ENDS, &contact);
     }
 }
 
@@ -112,7 +112,7 @@ static void deliver_stays(cw_world *world, const cw__touching *now)
         if ((now->flags[p] & CW__FRESH) || !both_alive(world, now->keys[p]))
             continue;
         cw_contact contact = contact_of(world, now->keys[p], world->stay_manifolds ? &now->manifolds[p] : NULL, 1);
-        report(world, CW__STAYS, &contact);
+        report_event(world, CW__STAYS, &contact);
     }
 }
 

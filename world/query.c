@@ -121,7 +121,7 @@ static void finish(query *q)
 
 static cw_body_id id_of(const cw_world *world, uint32_t index) { return (cw_body_id){index, world->slots[index].generation}; }
 
-static bool report(query *q, uint32_t index, const cw_manifold *manifold)
+static bool report_hit(query *q, uint32_t index, const cw_manifold *manifold)
 {
     return q->fn(id_of(q->world, index), q->world->slots[index].user_data, manifold, q->context);
 }
@@ -160,7 +160,7 @@ static bool test_point(query *q, uint32_t index)
     cw__body scratch;
     if (!cw__body_contains(cw__slot_body(q->world, index, &scratch), q->point.x, q->point.y))
         return true;
-    return report(q, index, NULL);
+    return report_hit(q, index, NULL);
 }
 
 bool cw_world_query_point(cw_world *world, cw_vec2 point, cw_query_filter filter, cw_query_fn *fn, void *context)
@@ -187,7 +187,7 @@ bool cw_world_query_point(cw_world *world, cw_vec2 point, cw_query_filter filter
 static bool test_box(query *q, uint32_t index)
 {
     cw__box box = box_of(q->world, index);
-    return boxes_overlap(&box, &q->box) ? report(q, index, NULL) : true;
+    return boxes_overlap(&box, &q->box) ? report_hit(q, index, NULL) : true;
 }
 
 bool cw_world_query_aabb(cw_world *world, cw_aabb box, cw_query_filter filter, cw_query_fn *fn, void *context)
@@ -219,7 +219,7 @@ static bool test_shape(query *q, uint32_t index)
     cw__body scratch;
     if (!cw__overlap_bodies(q->shape, cw__slot_body(q->world, index, &scratch), q->want_manifold ? &manifold : NULL))
         return true;
-    return report(q, index, q->want_manifold ? &manifold : NULL);
+    return report_hit(q, index, q->want_manifold ? &manifold : NULL);
 }
 
 bool cw_world_query_shape(cw_world *world, const cw_shape *shape, const cw_transform *transform,

@@ -19,18 +19,6 @@ void cw__pair_motion(const cw_world *world, uint32_t a, uint32_t b, double *dx, 
     *dx = ax - bx, *dy = ay - by;
 }
 
-static float float_down(double v)
-{
-    float f = (float)v;
-    return (double)f > v ? nextafterf(f, -INFINITY) : f;
-}
-
-static float float_up(double v)
-{
-    float f = (float)v;
-    return (double)f < v ? nextafterf(f, INFINITY) : f;
-}
-
 // The box a swept body is filed under: its AABB at both ends of its motion, widened by the margins.
 static cw__box swept_box(const cw_world *world, uint32_t index)
 {
@@ -46,8 +34,8 @@ static cw__box swept_box(const cw_world *world, uint32_t index)
         box.max_x = fmaxf(box.max_x, from.max.x), box.max_y = fmaxf(box.max_y, from.max.y);
     }
     double mx = world->sweep_margin_x, my = world->sweep_margin_y;
-    return (cw__box){float_down(box.min_x - mx), float_down(box.min_y - my), float_up(box.max_x + mx),
-                     float_up(box.max_y + my)};
+    return (cw__box){cw__float_down(box.min_x - mx), cw__float_down(box.min_y - my), cw__float_up(box.max_x + mx),
+                     cw__float_up(box.max_y + my)};
 }
 
 static bool same_box(const cw__box *a, const cw__box *b)
