@@ -23,7 +23,7 @@ ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize
 
 .PHONY: FORCE install uninstall check-exports check-install check-cxx check-cmake amalgamate check-amalgamation
 .PHONY: fuzz fuzz-build deps-fuzz docs
-.PHONY: all test unit asan tsan valgrind bench demo demo-headless demo-selftest example clean deps deps-lib deps-demo
+.PHONY: all test unit asan tsan valgrind bench demo demo-art demo-headless demo-selftest example clean deps deps-lib deps-demo
 .PHONY: deps-bench lua lua-test lua-oom lua-valgrind install-lua uninstall-lua deps-lua deps-lua-dev
 all: libcollworld.a libcollworld.so
 
@@ -205,6 +205,11 @@ $(DEMO): $(DEMO_OBJ) libcollworld.a
 	$(CC) -o $@ $(DEMO_OBJ) libcollworld.a $(DEMO_LIBS) $(LDLIBS)
 
 # A window when there is a display; else headless: 300 frames offscreen, a screenshot, a stats table.
+# The demo's sprite sheet, demo/art/sprites.png, is painted by the demo's own rules (sprites.c).
+demo-art: $(DEMO)
+	@mkdir -p demo/art
+	./$(DEMO) --write-art demo/art/sprites.png
+
 demo: $(DEMO)
 	./$(DEMO) --screenshot $(BUILD)/demo.png
 

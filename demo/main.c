@@ -21,6 +21,7 @@ typedef struct options {
     scene_kind scene;
     const char *screenshot;
     const char *overlays; // the debug-draw layers to start with
+    const char *write_art; // write the painted sprite sheet as a PNG there and stop
 } options;
 
 static const char USAGE[] =
@@ -62,6 +63,8 @@ static bool parse_options(int argc, char **argv, options *o)
             o->frames = atoi(value), i++;
         else if (strcmp(arg, "--seed") == 0)
             o->seed = strtoul(value, NULL, 10), i++;
+        else if (strcmp(arg, "--write-art") == 0)
+            o->write_art = value, i++;
         else if (strcmp(arg, "--overlays") == 0)
             o->overlays = value, i++;
         else if (strcmp(arg, "--workers") == 0)
@@ -383,6 +386,8 @@ int main(int argc, char **argv)
     }
     if (a.opt.selftest)
         return run_selftest() ? 0 : 1;
+    if (a.opt.write_art != NULL)
+        return sprite_art_write(a.opt.write_art) ? 0 : 1;
     if (a.opt.overlays != NULL) {
         a.layers.grid = strstr(a.opt.overlays, "grid") != NULL;
         a.layers.aabbs = strstr(a.opt.overlays, "aabbs") != NULL;

@@ -4,6 +4,7 @@
 #include "sprites.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 enum { N = SPRITE_SIZE, SHADOW_ALPHA = 96 };
@@ -130,15 +131,76 @@ static void paint(sprite_kind kind, uint8_t *rgba)
         }
 }
 
+enum { SHEET_W = N * KIND_COUNT, PITCH = SHEET_W * 4 };
+
+// The sheet as painted by the rules above (what demo/art/sprites.png was made from).
+static void paint_sheet(uint8_t *sheet_rgba)
+{
+    uint8_t frame[N * N * 4];
+    for (int k = 0; k < KIND_COUNT; k++) {
+        paint((sprite_kind)k, frame);
+        for (int row = 0; row < N; row++)
+            memcpy(sheet_rgba + row * PITCH + k * N * 4, frame + row * N * 4, N * 4);
+    }
+}
+
+#ifdef HAVE_SDL_IMAGE
+#include <SDL.h>
+#include <SDL_image.h>
+
+// The sprite sheet from its PNG, as a game loads its art: SDL2_image, then the surface converted to
+// RGBA bytes (whatever format the file had), then the pixels handed to collworld.
+static bool load_sheet(uint8_t *sheet_rgba)
+{
+    static const char *const places[] = {"demo/art/sprites.png", "../demo/art/sprites.png"};
+    SDL_Surface *loaded = NULL;
+    for (size_t k = 0; k < sizeof places / sizeof places[0] && loaded == NULL; k++)
+        loaded = IMG_Load(places[k]);
+    SDL_Surface *rgba = loaded != NULL ? SDL_ConvertSurfaceFormat(loaded, SDL_PIXELFORMAT_RGBA32, 0) : NULL;
+    bool ok = rgba != NULL && rgba->w == SHEET_W && rgba->h == N && SDL_LockSurface(rgba) == 0;
+    if (ok) {
+        for (int row = 0; row < N; row++)
+            memcpy(sheet_rgba + row * PITCH, (const uint8_t *)rgba->pixels + row * rgba->pitch, PITCH);
+        SDL_UnlockSurface(rgba);
+    }
+    SDL_FreeSurface(rgba);
+    SDL_FreeSurface(loaded);
+    return ok;
+}
+
+bool sprite_art_write(const char *path)
+{
+    static uint8_t sheet_rgba[N * PITCH];
+    paint_sheet(sheet_rgba);
+    SDL_Surface *s = SDL_CreateRGBSurfaceWithFormatFrom(sheet_rgba, SHEET_W, N, 32, PITCH, SDL_PIXELFORMAT_RGBA32);
+    bool ok = s != NULL && IMG_SavePNG(s, path) == 0;
+    SDL_FreeSurface(s);
+    return ok;
+}
+#else
+static bool load_sheet(uint8_t *sheet_rgba)
+{
+    (void)sheet_rgba;
+    return false;
+}
+
+bool sprite_art_write(const char *path)
+{
+    (void)path;
+    return false;
+}
+#endif
+
 bool sprite_set_create(sprite_set *set)
 {
-    enum { SHEET_W = N * KIND_COUNT, PITCH = SHEET_W * 4 };
     static uint8_t sheet_rgba[N * PITCH];
-    for (int k = 0; k < KIND_COUNT; k++) {
-        paint((sprite_kind)k, set->images[k].rgba);
-        for (int row = 0; row < N; row++)
-            memcpy(sheet_rgba + row * PITCH + k * N * 4, set->images[k].rgba + row * N * 4, N * 4);
+    if (!load_sheet(sheet_rgba)) { // no SDL2_image, or the demo runs away from the repository
+        fprintf(stderr, "demo: demo/art/sprites.png not loaded (SDL2_image missing or not found): painting the sprites\n");
+        paint_sheet(sheet_rgba);
     }
+    for (int k = 0; k < KIND_COUNT; k++)
+        for (int row = 0; row < N; row++)
+            memcpy(set->images[k].rgba + row * N * 4, sheet_rgba + row * PITCH + k * N * 4, N * 4);
     set->sheet = cw_sheet_create();
     if (set->sheet == NULL ||
         cw_sheet_add_grid(set->sheet, "sprite", sheet_rgba, SHEET_W, N, PITCH, N, N, ALPHA_THRESHOLD) != KIND_COUNT) {

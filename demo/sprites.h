@@ -21,7 +21,12 @@ typedef struct sprite_set {
 } sprite_set;
 
 // Paints every kind into a sheet and builds the masks. Returns false (see cw_last_error()) if that fails.
+// Loads the sheet demo/art/sprites.png (one row of SPRITE_SIZE frames, KIND_COUNT of them) through
+// SDL2_image and cuts it into frames with cw_sheet_add_grid; without SDL2_image, or if the file is
+// not found, paints the same sprites from their rules.
 bool sprite_set_create(sprite_set *set);
+// Writes the painted sheet as a PNG (make demo-art); false without SDL2_image.
+bool sprite_art_write(const char *path);
 void sprite_set_destroy(sprite_set *set);
 
 #endif
