@@ -144,10 +144,13 @@ static void test_streams_equal_across_workers(void **state)
                (unsigned long long)seeds[s], base_length, sizeof ways / sizeof ways[0]);
         free(base);
     }
-    // The task systems really ran the step's work (the scenes are crowded enough to share it).
-    assert_true(atomic_load(&random3.enqueues) > 0);
-    assert_true(atomic_load(&random8.enqueues) > 0);
-    assert_true(atomic_load(&reverse.enqueues) > 0);
+    // The task systems really ran the step's work (the full-size scenes are crowded enough to share
+    // it; valgrind's scaled-down ones may not be).
+    if (gen_test_scale() <= 2) {
+        assert_true(atomic_load(&random3.enqueues) > 0);
+        assert_true(atomic_load(&random8.enqueues) > 0);
+        assert_true(atomic_load(&reverse.enqueues) > 0);
+    }
 }
 
 // A large crowded world, where the grid's scan is shared among the workers too (the random scenes

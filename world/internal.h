@@ -141,6 +141,7 @@ struct cw_world {
     cw__u32s ends;          // positions in the previous touching set of the pairs that left it
     uint32_t ends_owed;     // of those, the ones whose begin was reported (an end event each)
     cw__u32s begins;        // positions in the current touching set
+    cw__u32s manifold_todo; // positions in the new touching set whose manifold the diff computes
     cw__begin_info *begin_info; // parallel to begins when begins_have_info (some body is swept)
     bool begins_have_info;
     uint32_t begin_info_capacity;

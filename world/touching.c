@@ -198,6 +198,32 @@ static bool push_pair(cw__touching *set, uint64_t key, uint8_t flags, uint32_t n
     return true;
 }
 
+// Manifolds (a mask's costs tens of plain tests) and swept begins' first touches are independent
+// per pair: the merge lists them and the workers compute them, each into its own place.
+#define MANIFOLD_RANGE 16
+
+static void manifold_range(int start, int end, int worker, void *context)
+{
+    (void)worker;
+    const cw_world *world = context;
+    cw__touching *next = (cw__touching *)&world->touching[!world->current];
+    for (int k = start; k < end; k++) {
+        uint32_t p = world->manifold_todo.items[k];
+        manifold_of(world, next->keys[p], &next->manifolds[p]);
+    }
+}
+
+static void begin_info_range(int start, int end, int worker, void *context)
+{
+    (void)worker;
+    cw_world *world = context;
+    const cw__touching *next = &world->touching[!world->current];
+    for (int k = start; k < end; k++) {
+        uint32_t p = world->begins.items[k];
+        begin_info_of(world, next->keys[p], next, p, &world->begin_info[k]);
+    }
+}
+
 // Merges the previous set with `found` into the other set, listing ends and begins. Returns false
 // if memory runs out; the previous set and the body index are left as they are either way
 // (cw__index_apply() brings the index up to date once the step is sure to go on).
@@ -212,7 +238,9 @@ bool cw__diff_pairs(cw_world *world)
     next->count = 0;
     // Without swept bodies every begin has fraction 1 and the set's manifold: nothing to keep.
     world->begins_have_info = world->swept.count > 0;
+    world->manifold_todo.count = 0;
     if (!cw__u32s_reserve(&world->ends, old->count) || !cw__u32s_reserve(&world->begins, found_count) ||
+        (with_manifolds && !cw__u32s_reserve(&world->manifold_todo, found_count)) ||
         (world->begins_have_info && !reserve_begin_info(world, found_count)) ||
         !cw__touching_reserve(next, old->count, with_manifolds))
         return false;
@@ -224,16 +252,14 @@ bool cw__diff_pairs(cw_world *world)
             if (!push_pair(next, found[j], CW__FRESH, 0, with_manifolds))
                 return false;
             if (with_manifolds) // for the begin, or for its stays to come
-                manifold_of(world, found[j], &next->manifolds[next->count - 1]);
-            if (world->begins_have_info)
-                begin_info_of(world, found[j], next, next->count - 1, &world->begin_info[world->begins.count]);
+                world->manifold_todo.items[world->manifold_todo.count++] = next->count - 1;
             world->begins.items[world->begins.count++] = next->count - 1;
             j++;
         } else if (both || unchanged(world, old->keys[i])) {
             if (!push_pair(next, old->keys[i], old->flags[i] & CW__REPORTED, old->nodes[i], with_manifolds))
                 return false;
             if (keep_manifolds && both)
-                manifold_of(world, found[j], &next->manifolds[next->count - 1]);
+                world->manifold_todo.items[world->manifold_todo.count++] = next->count - 1;
             else if (keep_manifolds)
                 next->manifolds[next->count - 1] = old->manifolds[i];
             i++, j += both;
@@ -243,6 +269,9 @@ bool cw__diff_pairs(cw_world *world)
             i++;
         }
     }
+    cw__parallel_for(world, manifold_range, (int)world->manifold_todo.count, MANIFOLD_RANGE, world);
+    if (world->begins_have_info) // after the manifolds: a begin without motion takes the set's
+        cw__parallel_for(world, begin_info_range, (int)world->begins.count, MANIFOLD_RANGE, world);
     return true;
 }
 

@@ -234,6 +234,7 @@ void cw_world_destroy(cw_world *world)
     cw__touching_free(&world->touching[1]);
     cw__u32s_free(&world->ends);
     cw__u32s_free(&world->begins);
+    cw__u32s_free(&world->manifold_todo);
     cw__free(world->begin_info, world->begin_info_capacity * sizeof *world->begin_info);
     cw__u32s_free(&world->swept);
     cw__passed_free(&world->passed);
