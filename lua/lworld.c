@@ -1,5 +1,6 @@
 // cw.world{...} and the world object: contact callbacks run under pcall (an error is kept and
 // raised by world:step() once the step is complete), step, events, stats, close / __gc / __close.
+#include <limits.h>
 #include <string.h>
 
 #include "lcw.h"
@@ -197,11 +198,12 @@ static void set_callback(lua_State *L, int world_idx, int slot, int fn_idx)
     lw->has_callback[slot - LCW_W_ON_BEGIN] = !lua_isnil(L, fn_idx);
 }
 
-// cw.world{ cell_size =, manifolds =, stays =, event_arrays =, workers =, on_begin =, on_stay =, on_end = }
+// cw.world{ cell_size =, manifolds =, stays =, event_arrays =, workers =, max_pairs =, id_tag =,
+//           on_begin =, on_stay =, on_end = }
 static int world_new(lua_State *L)
 {
-    static const char *const keys[] = {"cell_size", "manifolds", "stays", "event_arrays", "workers",
-                                       "on_begin", "on_stay", "on_end", NULL};
+    static const char *const keys[] = {"cell_size", "manifolds", "stays", "event_arrays", "workers", "max_pairs",
+                                       "id_tag", "on_begin", "on_stay", "on_end", NULL};
     if (lua_isnoneornil(L, 1)) {
         lua_settop(L, 0);
         lua_newtable(L);
@@ -219,6 +221,17 @@ static int world_new(lua_State *L)
         if (!(workers >= 1 && workers <= CW_MAX_WORKERS && workers == (int)workers))
             luaL_argerror(L, 1, "field 'workers' must be an integer from 1 to 64");
         def.worker_count = (int)workers;
+    }
+    lua_Number max_pairs, id_tag;
+    if (lcw_opt_number_field(L, 1, 1, "max_pairs", &max_pairs)) { // more candidate pairs fail the step
+        if (!(max_pairs >= 1 && max_pairs <= INT_MAX && max_pairs == (int)max_pairs))
+            luaL_argerror(L, 1, "field 'max_pairs' must be an integer from 1 to 2147483647");
+        def.max_pairs = (int)max_pairs;
+    }
+    if (lcw_opt_number_field(L, 1, 1, "id_tag", &id_tag)) { // worlds with different tags reject each other's ids
+        if (!(id_tag >= 0 && id_tag <= 255 && id_tag == (int)id_tag))
+            luaL_argerror(L, 1, "field 'id_tag' must be an integer from 0 to 255");
+        def.id_tag = (uint8_t)id_tag;
     }
     bool stays = false;
     lcw_opt_bool_field(L, 1, 1, "stays", &stays);
@@ -423,6 +436,7 @@ static int world_stats(lua_State *L)
                   {"disabled_bodies", s.disabled_bodies},
                   {"cell_size", s.cell_size},
                   {"workers", s.workers},
+                  {"failed_steps", s.failed_steps},
                   {"broad_ms", s.broad_ms},
                   {"narrow_ms", s.narrow_ms},
                   {"events_ms", s.events_ms}};

@@ -23,6 +23,32 @@ local function bad_arguments()
             function() cw.world({ workers = bad }) end)
     end
     h.equal(cw.world({ workers = 2 }):stats().workers, 2, "workers")
+    for _, bad in ipairs({ 0, -3, 2 ^ 31, 0.5 }) do
+        h.raises("bad argument #1 to 'world' (field 'max_pairs' must be an integer from 1 to 2147483647)",
+            function() cw.world({ max_pairs = bad }) end)
+    end
+    for _, bad in ipairs({ -1, 256, 1.5 }) do
+        h.raises("bad argument #1 to 'world' (field 'id_tag' must be an integer from 0 to 255)",
+            function() cw.world({ id_tag = bad }) end)
+    end
+    do -- a pile-up over max_pairs: the step raises, nothing happens, stats say so; spread, it goes on
+        local w = cw.world({ max_pairs = 3 })
+        local bodies = {}
+        for k = 1, 4 do bodies[k] = w:body({ shape = cw.box(4, 4), x = 0, y = 0 }) end
+        h.raises("The step needs more than 3 candidate pairs", function() w:step() end)
+        h.equal(w:stats().failed_steps, 1, "failed steps")
+        h.equal(w:stats().touching_pairs, 0, "nothing touches after a failed step")
+        for k = 1, 4 do bodies[k]:move_to(k * 3, 0) end
+        w:step()
+        h.equal(w:stats().failed_steps, 0, "failed steps after a good step")
+        h.equal(w:stats().touching_pairs, 3, "pairs after spreading out")
+        local a, b = cw.world({ id_tag = 1 }), cw.world({ id_tag = 2 })
+        local ba, bb = a:body({ shape = cw.box(1, 1) }), b:body({ shape = cw.box(1, 1) })
+        local ia, ga = ba:id()
+        local ib, gb = bb:id()
+        h.equal(ia, ib, "same slot in both worlds")
+        h.check(ga ~= gb, "generations differ by tag")
+    end
     h.equal(cw.world():stats().workers, 1, "default workers")
     h.raises("bad argument #1 to 'world' (field 'on_begin': function expected, got number)", function() cw.world({ on_begin = 1 }) end)
     h.raises("collworld: The cell size", function() cw.world({ cell_size = -1 }) end)
