@@ -113,6 +113,8 @@ struct cw_world {
     cw__pair_list *scan_lists; // with workers: one candidate list per part of the grid's scan
     uint32_t *scan_bounds;  // the parts' first cells (scan_parts + 1)
     uint32_t scan_parts;
+    uint32_t *sort_counts;  // with workers: the shared radix sort's digit counts, sort_parts x 2^11
+    uint32_t sort_parts;
     bool auto_cell;
     bool cell_chosen;       // the automatic cell size has been chosen from the bodies
     bool in_callback;
@@ -226,7 +228,9 @@ void cw__u64s_free(cw__u64s *array);
 // touching.c: the sorted pair set.
 // Sorts `keys` ascending (radix sort on the bits below index_bound in each half); `scratch` must
 // hold as many keys. Allocation-free.
-void cw__sort_pair_keys(uint64_t *keys, uint64_t *scratch, uint32_t count, uint32_t index_bound);
+#define CW__SORT_DIGITS (1u << 11) // the radix sort's digits a pass (touching.c: RADIX_BITS)
+// With several workers and many keys the passes are shared among them (world->sort_counts).
+void cw__sort_pair_keys(const cw_world *world, uint64_t *keys, uint64_t *scratch, uint32_t count, uint32_t index_bound);
 // Makes room for `needed` pairs (and manifolds if `with_manifolds`); false if memory runs out.
 bool cw__touching_reserve(cw__touching *set, uint32_t needed, bool with_manifolds);
 void cw__touching_free(cw__touching *set);

@@ -118,7 +118,7 @@ bool cw__finish_passed(cw_world *world)
     cw__passed *passed = &world->passed;
     if (passed->count == 0)
         return true;
-    cw__sort_pair_keys(passed->keys, cw__sort_scratch(world), passed->count, world->slot_count);
+    cw__sort_pair_keys(world, passed->keys, cw__sort_scratch(world), passed->count, world->slot_count);
     for (uint32_t k = 0; k < passed->count; k++) {
         cw__swept_begin(world, passed->keys[k], world->begin_manifolds, &passed->info[k]);
         passed->delivered[k] = 0;

@@ -88,6 +88,7 @@ void cw__touching_free(cw__touching *set)
 
 // One stable counting pass on the `bits` bits of the keys starting at bit `shift`.
 #define RADIX_BITS 11
+_Static_assert((1u << RADIX_BITS) == CW__SORT_DIGITS, "the shared sort's counts are sized by CW__SORT_DIGITS");
 static void radix_pass(const uint64_t *from, uint64_t *to, uint32_t count, int shift)
 {
     uint32_t offsets[1u << RADIX_BITS];
@@ -116,7 +117,68 @@ static void insertion_sort(uint64_t *keys, uint32_t count)
     }
 }
 
-void cw__sort_pair_keys(uint64_t *keys, uint64_t *scratch, uint32_t count, uint32_t index_bound)
+// One pass shared among the workers: each part of the keys counts its digits, the counts become
+// each part's offsets (digit by digit, parts in order: the stable order one pass would give), and
+// each part places its keys. The keys are distinct, so the sorted result is the same bytes however
+// it is reached.
+typedef struct shared_pass {
+    const uint64_t *from;
+    uint64_t *to;
+    uint32_t count, parts;
+    int shift;
+    uint32_t *counts; // parts x 2^RADIX_BITS
+} shared_pass;
+
+static void part_range(const shared_pass *s, uint32_t part, uint32_t *begin, uint32_t *end)
+{
+    *begin = (uint32_t)((uint64_t)s->count * part / s->parts);
+    *end = (uint32_t)((uint64_t)s->count * (part + 1) / s->parts);
+}
+
+static void count_digits(int start, int end, int worker, void *context)
+{
+    (void)worker;
+    const shared_pass *s = context;
+    const uint64_t mask = (1u << RADIX_BITS) - 1;
+    for (int part = start; part < end; part++) {
+        uint32_t *counts = s->counts + ((size_t)part << RADIX_BITS), first, last;
+        memset(counts, 0, sizeof(uint32_t) << RADIX_BITS);
+        part_range(s, (uint32_t)part, &first, &last);
+        for (uint32_t i = first; i < last; i++)
+            counts[(s->from[i] >> s->shift) & mask]++;
+    }
+}
+
+static void place_keys(int start, int end, int worker, void *context)
+{
+    (void)worker;
+    const shared_pass *s = context;
+    const uint64_t mask = (1u << RADIX_BITS) - 1;
+    for (int part = start; part < end; part++) {
+        uint32_t *offsets = s->counts + ((size_t)part << RADIX_BITS), first, last;
+        part_range(s, (uint32_t)part, &first, &last);
+        for (uint32_t i = first; i < last; i++)
+            s->to[offsets[(s->from[i] >> s->shift) & mask]++] = s->from[i];
+    }
+}
+
+static void shared_radix_pass(const cw_world *world, shared_pass *s)
+{
+    cw__parallel_for(world, count_digits, (int)s->parts, 1, s);
+    uint32_t sum = 0;
+    for (uint32_t d = 0; d < (1u << RADIX_BITS); d++)
+        for (uint32_t part = 0; part < s->parts; part++) {
+            uint32_t *slot = &s->counts[((size_t)part << RADIX_BITS) + d], n = *slot;
+            *slot = sum;
+            sum += n;
+        }
+    cw__parallel_for(world, place_keys, (int)s->parts, 1, s);
+}
+
+// Below this many keys one thread sorts them: the passes are short and handing them out costs more.
+#define SHARED_SORT_KEYS 65536
+
+void cw__sort_pair_keys(const cw_world *world, uint64_t *keys, uint64_t *scratch, uint32_t count, uint32_t index_bound)
 {
     if (count < 64) {
         insertion_sort(keys, count);
@@ -125,11 +187,17 @@ void cw__sort_pair_keys(uint64_t *keys, uint64_t *scratch, uint32_t count, uint3
     int bits = 1;
     while (bits < 32 && (1ull << bits) < index_bound)
         bits++;
+    bool shared = world->workers > 1 && world->sort_counts != NULL && count >= SHARED_SORT_KEYS;
     // Only the low `bits` of each half can be set: b's digits first, then a's (LSD order).
     uint64_t *from = keys, *to = scratch;
     for (int half = 0; half < 64; half += 32) {
         for (int shift = 0; shift < bits; shift += RADIX_BITS) {
-            radix_pass(from, to, count, half + shift);
+            if (shared) {
+                shared_pass s = {from, to, count, world->sort_parts, half + shift, world->sort_counts};
+                shared_radix_pass(world, &s);
+            } else {
+                radix_pass(from, to, count, half + shift);
+            }
             uint64_t *swap = from;
             from = to, to = swap;
         }

@@ -41,9 +41,12 @@ static void free_scan_parts(cw_world *world)
     cw__free(world->scan_lists, world->scan_parts * sizeof *world->scan_lists);
     cw__free(world->scan_bounds, (world->scan_parts + 1) * sizeof *world->scan_bounds);
     world->scan_lists = NULL, world->scan_bounds = NULL, world->scan_parts = 0;
+    cw__free(world->sort_counts, (size_t)world->sort_parts * CW__SORT_DIGITS * sizeof *world->sort_counts);
+    world->sort_counts = NULL, world->sort_parts = 0;
 }
 
-// The per-part lists; without memory for them the stepping thread scans alone.
+// The per-part lists of the scan and the counts of the shared sort; without memory for them the
+// stepping thread scans and sorts alone.
 static void make_scan_parts(cw_world *world)
 {
     uint32_t parts = (uint32_t)world->workers * SCAN_PARTS_PER_WORKER;
@@ -55,6 +58,11 @@ static void make_scan_parts(cw_world *world)
         return;
     }
     memset(world->scan_lists, 0, parts * sizeof *world->scan_lists);
+    // The radix sort's counts: one row of digits a part, a part a worker (a pass is even work).
+    world->sort_parts = (uint32_t)world->workers;
+    world->sort_counts = cw__alloc((size_t)world->sort_parts * CW__SORT_DIGITS * sizeof *world->sort_counts);
+    if (world->sort_counts == NULL)
+        world->sort_parts = 0; // the stepping thread sorts alone
 }
 
 // A worker's parts of the scan, each into its own list, which must not grow there: a full list
@@ -469,7 +477,7 @@ static void test_candidates(cw_world *world)
         world->step_failed = true;
         return;
     }
-    cw__sort_pair_keys(found->items, cw__sort_scratch(world), found->count, world->slot_count);
+    cw__sort_pair_keys(world, found->items, cw__sort_scratch(world), found->count, world->slot_count);
 }
 
 // Out of memory somewhere in the step: the previous touching set stands, and every body that moved
