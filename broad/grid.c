@@ -711,15 +711,6 @@ bool cw__grid_pairs_begin(cw__grid *grid, uint32_t moved_count, cw__pair_list *o
     return scanning(grid, moved_count) ? pairs_by_scan(grid, out, cells) : fresh_cells(grid);
 }
 
-bool cw__grid_pairs(cw__grid *grid, const uint32_t *moved, uint32_t moved_count, cw__pair_list *out)
-{
-    uint32_t cells;
-    if (!cw__grid_pairs_begin(grid, moved_count, out, &cells))
-        return false;
-    cw__grid_scan_cells(grid, 0, cells, out);
-    return cw__grid_pairs_end(grid, moved, moved_count, out);
-}
-
 bool cw__grid_pairs_end(cw__grid *grid, const uint32_t *moved, uint32_t moved_count, cw__pair_list *out)
 {
     bool scan = scanning(grid, moved_count);

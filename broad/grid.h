@@ -111,19 +111,16 @@ bool cw__grid_update(cw__grid *grid, uint32_t index, const cw__box *box, bool is
 // Removes a proxy (no-op if absent).
 void cw__grid_remove(cw__grid *grid, uint32_t index);
 
-// Lists in `out` (emptied first) every candidate pair with at least one of the `moved` proxies
-// (those updated since cw__grid_begin_step), each exactly once. Returns false if memory ran out
-// (then some pairs are missing).
-bool cw__grid_pairs(cw__grid *grid, const uint32_t *moved, uint32_t moved_count, cw__pair_list *out);
-
-// cw__grid_pairs in three parts, so that the middle one can be shared among threads:
-// cw__grid_pairs_begin() empties `out` and, when most proxies moved and the cells are dense, files
+// The candidate pairs: every pair with at least one of the `moved` proxies (those updated since
+// cw__grid_begin_step), each exactly once, in three parts so that the middle one can be shared
+// among threads. cw__grid_pairs_begin() empties `out` and, when most proxies moved and the cells are dense, files
 // every proxy by cell and returns in *cells how many cells are left to scan (else it lists what it
 // must itself and *cells is 0); cw__grid_scan_cells() appends the pairs of cells [first, end) (it
 // only reads the grid: ranges may be scanned on several threads at once, each into its own list);
 // cw__grid_pairs_end() appends the pairs the scan does not find (large proxies, and every moved
-// proxy's when there was no scan). The pairs of the ranges in cell order, then the end's, are
-// exactly cw__grid_pairs' list. Begin and end return false if memory ran out.
+// proxy's when there was no scan). The pairs of the ranges in cell order, then the end's, are the
+// list one thread would make. Begin and end return false if memory ran out (or the list's limit
+// was reached): then some pairs are missing.
 bool cw__grid_pairs_begin(cw__grid *grid, uint32_t moved_count, cw__pair_list *out, uint32_t *cells);
 void cw__grid_scan_cells(const cw__grid *grid, uint32_t first, uint32_t end, cw__pair_list *out);
 bool cw__grid_pairs_end(cw__grid *grid, const uint32_t *moved, uint32_t moved_count, cw__pair_list *out);

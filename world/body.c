@@ -155,7 +155,8 @@ static bool reserve_mask_body(cw_world *world)
     return true;
 }
 
-// Whether keeping `prepared` in slot `index` needs memory it cannot get (reserve_mask_body failed).
+// Whether slot `index` (0: a new one) can keep `prepared`: a box always can, a mask needs an entry,
+// which reserve_mask_body makes; false (with the error) if memory runs out.
 static bool room_for(cw_world *world, uint32_t index, const cw__body *prepared)
 {
     return prepared->is_box || (index != 0 && world->slots[index].mask_body != 0) || reserve_mask_body(world);

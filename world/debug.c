@@ -42,13 +42,6 @@ static bool check_draw(const cw_world *world, const cw_debug_draw *draw)
     return error == NULL;
 }
 
-// The body's AABB as it is now (a changed body's, not its place in the grid).
-static cw__box body_box(const cw_world *world, uint32_t index)
-{
-    const cw__slot *slot = &world->slots[index];
-    return slot->dirty ? slot->next_aabb : slot->aabb;
-}
-
 static bool visible(const cw_debug_draw *draw, const cw__box *box)
 {
     if (!draw->use_bounds)
@@ -129,7 +122,7 @@ static void draw_bodies(const cw_world *world, const cw_debug_draw *draw)
     const uint32_t f = draw->flags;
     for (uint32_t i = 1; i < world->slot_count; i++) {
         const cw__hot *hot = &world->hot[i];
-        cw__box box = body_box(world, i);
+        cw__box box = cw__body_box(world, i);
         if (hot->state != CW__ALIVE || hot->disabled || !visible(draw, &box))
             continue;
         if (f & CW_DRAW_AABBS) {
@@ -173,7 +166,7 @@ static void draw_grid(const cw_world *world, const cw_debug_draw *draw)
         for (uint32_t i = 1; i < world->slot_count; i++) {
             if (world->hot[i].state != CW__ALIVE || world->hot[i].disabled)
                 continue;
-            cw__box b = body_box(world, i);
+            cw__box b = cw__body_box(world, i);
             area = (cw__box){fminf(area.min_x, b.min_x), fminf(area.min_y, b.min_y), fmaxf(area.max_x, b.max_x),
                              fmaxf(area.max_y, b.max_y)};
         }
@@ -205,7 +198,7 @@ static void draw_contacts(const cw_world *world, const cw_debug_draw *draw)
     const cw__touching *set = &world->touching[world->current];
     for (uint32_t p = 0; p < set->count; p++) {
         uint32_t a = cw__key_a(set->keys[p]), b = cw__key_b(set->keys[p]);
-        cw__box box = body_box(world, a);
+        cw__box box = cw__body_box(world, a);
         if (world->hot[a].state != CW__ALIVE || world->hot[b].state != CW__ALIVE || !visible(draw, &box))
             continue;
         cw_manifold m;

@@ -193,6 +193,14 @@ static inline const cw__body *cw__slot_body(const cw_world *world, uint32_t inde
     return scratch;
 }
 
+// The body's AABB as of the last step, or as it is now for a changed body (a swept body's place in
+// the grid is the box of its motion: not this).
+static inline cw__box cw__body_box(const cw_world *world, uint32_t index)
+{
+    const cw__slot *slot = &world->slots[index];
+    return slot->dirty ? slot->next_aabb : slot->aabb;
+}
+
 // Scratch for sorting the pairs found or passed once the candidates are tested: the candidates'
 // array, which is large enough (every such pair was a candidate, and a candidate takes as many bytes
 // as a key) and no longer needed in the step.
@@ -255,7 +263,7 @@ bool cw__passed_push(cw__passed *passed, uint64_t key);
 // The first touch of a pair found touching that began in this step.
 void cw__swept_begin(const cw_world *world, uint64_t key, bool with_manifold, cw__begin_info *info);
 // Sorts the passed pairs and computes their first touches; false if memory runs out.
-bool cw__finish_passed(cw_world *world);
+void cw__finish_passed(cw_world *world);
 // A pair's relative motion this step (a's motion minus b's).
 void cw__pair_motion(const cw_world *world, uint32_t a, uint32_t b, double *dx, double *dy);
 void cw__passed_free(cw__passed *passed);

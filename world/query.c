@@ -126,14 +126,6 @@ static bool report_hit(query *q, uint32_t index, const cw_manifold *manifold)
     return q->fn(id_of(q->world, index), q->world->slots[index].user_data, manifold, q->context);
 }
 
-// The body's AABB as of the last step, or as it is now for a changed body (a swept body's place in
-// the grid is the box of its motion: not this).
-static cw__box box_of(const cw_world *world, uint32_t index)
-{
-    const cw__slot *slot = &world->slots[index];
-    return slot->dirty ? slot->next_aabb : slot->aabb;
-}
-
 // Whether two boxes intersect with positive area (a box of zero width overlaps nothing).
 static bool boxes_overlap(const cw__box *a, const cw__box *b)
 {
@@ -154,7 +146,7 @@ static bool run_region_query(query *q)
 
 static bool test_point(query *q, uint32_t index)
 {
-    cw__box box = box_of(q->world, index);
+    cw__box box = cw__body_box(q->world, index);
     if (!(box.min_x <= q->point.x && q->point.x <= box.max_x && box.min_y <= q->point.y && q->point.y <= box.max_y))
         return true; // the AABB holds everything the exact test could find
     cw__body scratch;
@@ -186,7 +178,7 @@ bool cw_world_query_point(cw_world *world, cw_vec2 point, cw_query_filter filter
 
 static bool test_box(query *q, uint32_t index)
 {
-    cw__box box = box_of(q->world, index);
+    cw__box box = cw__body_box(q->world, index);
     return boxes_overlap(&box, &q->box) ? report_hit(q, index, NULL) : true;
 }
 
@@ -212,7 +204,7 @@ bool cw_world_query_aabb(cw_world *world, cw_aabb box, cw_query_filter filter, c
 
 static bool test_shape(query *q, uint32_t index)
 {
-    cw__box box = box_of(q->world, index);
+    cw__box box = cw__body_box(q->world, index);
     if (!cw__boxes_meet(&box, &q->box)) // not positive area: cw_overlap works in double
         return true;
     cw_manifold manifold;
@@ -267,7 +259,7 @@ static bool ray_meets_box(const query *q, const cw__box *box)
 static bool test_ray(query *q, uint32_t index)
 {
     cw_world *world = q->world;
-    cw__box box = box_of(world, index);
+    cw__box box = cw__body_box(world, index);
     cw__ray_result result;
     cw__body scratch;
     if (!ray_meets_box(q, &box) ||
@@ -345,7 +337,7 @@ bool cw_world_raycast_closest(cw_world *world, cw_vec2 origin, cw_vec2 translati
 static bool test_cast(query *q, uint32_t index)
 {
     cw_world *world = q->world;
-    cw__box box = box_of(world, index);
+    cw__box box = cw__body_box(world, index);
     if (!cw__boxes_meet(&box, &q->box))
         return true;
     float fraction;

@@ -113,17 +113,16 @@ void cw__swept_begin(const cw_world *world, uint64_t key, bool with_manifold, cw
     info->manifold = found;
 }
 
-bool cw__finish_passed(cw_world *world)
+void cw__finish_passed(cw_world *world)
 {
     cw__passed *passed = &world->passed;
     if (passed->count == 0)
-        return true;
+        return;
     cw__sort_pair_keys(world, passed->keys, cw__sort_scratch(world), passed->count, world->slot_count);
     for (uint32_t k = 0; k < passed->count; k++) {
         cw__swept_begin(world, passed->keys[k], world->begin_manifolds, &passed->info[k]);
         passed->delivered[k] = 0;
     }
-    return true;
 }
 
 bool cw__passed_push(cw__passed *passed, uint64_t key)

@@ -86,25 +86,9 @@ void cw__touching_free(cw__touching *set)
     set->count = set->capacity = 0;
 }
 
-// One stable counting pass on the `bits` bits of the keys starting at bit `shift`.
+// Radix digits: RADIX_BITS bits a pass.
 #define RADIX_BITS 11
 _Static_assert((1u << RADIX_BITS) == CW__SORT_DIGITS, "the shared sort's counts are sized by CW__SORT_DIGITS");
-static void radix_pass(const uint64_t *from, uint64_t *to, uint32_t count, int shift)
-{
-    uint32_t offsets[1u << RADIX_BITS];
-    memset(offsets, 0, sizeof offsets);
-    const uint64_t mask = (1u << RADIX_BITS) - 1;
-    for (uint32_t i = 0; i < count; i++)
-        offsets[(from[i] >> shift) & mask]++;
-    uint32_t sum = 0;
-    for (uint32_t d = 0; d < (1u << RADIX_BITS); d++) {
-        uint32_t n = offsets[d];
-        offsets[d] = sum;
-        sum += n;
-    }
-    for (uint32_t i = 0; i < count; i++)
-        to[offsets[(from[i] >> shift) & mask]++] = from[i];
-}
 
 static void insertion_sort(uint64_t *keys, uint32_t count)
 {
@@ -117,10 +101,11 @@ static void insertion_sort(uint64_t *keys, uint32_t count)
     }
 }
 
-// One pass shared among the workers: each part of the keys counts its digits, the counts become
-// each part's offsets (digit by digit, parts in order: the stable order one pass would give), and
-// each part places its keys. The keys are distinct, so the sorted result is the same bytes however
-// it is reached.
+// One stable counting pass on the RADIX_BITS bits of the keys from bit `shift`, in `parts` parts
+// (one on the stepping thread, or one a worker): each part counts its digits, the counts become
+// each part's offsets (digit by digit, parts in order: the stable order of a single pass), and each
+// part places its keys. The keys are distinct, so the sorted result is the same bytes however many
+// parts it took.
 typedef struct shared_pass {
     const uint64_t *from;
     uint64_t *to;
@@ -162,7 +147,7 @@ static void place_keys(int start, int end, int worker, void *context)
     }
 }
 
-static void shared_radix_pass(const cw_world *world, shared_pass *s)
+static void radix_pass(const cw_world *world, shared_pass *s)
 {
     cw__parallel_for(world, count_digits, (int)s->parts, 1, s);
     uint32_t sum = 0;
@@ -187,17 +172,15 @@ void cw__sort_pair_keys(const cw_world *world, uint64_t *keys, uint64_t *scratch
     int bits = 1;
     while (bits < 32 && (1ull << bits) < index_bound)
         bits++;
+    uint32_t alone[1u << RADIX_BITS]; // the counts of a pass this thread makes alone
     bool shared = world->workers > 1 && world->sort_counts != NULL && count >= SHARED_SORT_KEYS;
+    shared_pass s = {.count = count, .parts = shared ? world->sort_parts : 1, .counts = shared ? world->sort_counts : alone};
     // Only the low `bits` of each half can be set: b's digits first, then a's (LSD order).
     uint64_t *from = keys, *to = scratch;
     for (int half = 0; half < 64; half += 32) {
         for (int shift = 0; shift < bits; shift += RADIX_BITS) {
-            if (shared) {
-                shared_pass s = {from, to, count, world->sort_parts, half + shift, world->sort_counts};
-                shared_radix_pass(world, &s);
-            } else {
-                radix_pass(from, to, count, half + shift);
-            }
+            s.from = from, s.to = to, s.shift = half + shift;
+            radix_pass(world, &s); // one part: cw__parallel_for runs it here
             uint64_t *swap = from;
             from = to, to = swap;
         }

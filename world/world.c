@@ -34,7 +34,7 @@ cw_world_def cw_default_world_def(void)
 // Below this many cell entries the scan is left to the stepping thread.
 #define PARALLEL_SCAN_MEMBERS 65536
 
-static void free_scan_parts(cw_world *world)
+static void free_worker_scratch(cw_world *world)
 {
     for (uint32_t k = 0; world->scan_lists != NULL && k < world->scan_parts; k++)
         cw__free(world->scan_lists[k].items, world->scan_lists[k].capacity * sizeof(uint32_t));
@@ -47,14 +47,14 @@ static void free_scan_parts(cw_world *world)
 
 // The per-part lists of the scan and the counts of the shared sort; without memory for them the
 // stepping thread scans and sorts alone.
-static void make_scan_parts(cw_world *world)
+static void make_worker_scratch(cw_world *world)
 {
     uint32_t parts = (uint32_t)world->workers * SCAN_PARTS_PER_WORKER;
     world->scan_lists = cw__alloc(parts * sizeof *world->scan_lists);
     world->scan_bounds = cw__alloc((parts + 1) * sizeof *world->scan_bounds);
     world->scan_parts = parts;
     if (world->scan_lists == NULL || world->scan_bounds == NULL) {
-        free_scan_parts(world);
+        free_worker_scratch(world);
         return;
     }
     memset(world->scan_lists, 0, parts * sizeof *world->scan_lists);
@@ -65,18 +65,21 @@ static void make_scan_parts(cw_world *world)
         world->sort_parts = 0; // the stepping thread sorts alone
 }
 
-// A worker's parts of the scan, each into its own list, which must not grow there: a full list
-// is marked failed and scanned again by the stepping thread.
+// Scans part k into its own list (emptied, its room kept). On a worker the list must not grow
+// (`fixed`): a full one is marked failed and scanned again by the stepping thread.
+static void scan_part(cw_world *world, uint32_t k, bool fixed)
+{
+    cw__pair_list *list = &world->scan_lists[k];
+    *list = (cw__pair_list){.items = list->items, .capacity = list->capacity, .fixed = fixed,
+                            .limit = world->candidates.limit};
+    cw__grid_scan_cells(&world->grid, world->scan_bounds[k], world->scan_bounds[k + 1], list);
+}
+
 static void scan_range(int start, int end, int worker, void *context)
 {
     (void)worker;
-    cw_world *world = context;
-    for (int k = start; k < end; k++) {
-        cw__pair_list *list = &world->scan_lists[k];
-        *list = (cw__pair_list){.items = list->items, .capacity = list->capacity, .fixed = true,
-                                .limit = world->candidates.limit};
-        cw__grid_scan_cells(&world->grid, world->scan_bounds[k], world->scan_bounds[k + 1], list);
-    }
+    for (int k = start; k < end; k++)
+        scan_part(context, (uint32_t)k, true);
 }
 
 // The scan's parts on the workers, then their lists joined in cell order: the same candidates in
@@ -90,10 +93,8 @@ static bool scan_on_workers(cw_world *world, uint32_t cells)
     uint64_t total = world->candidates.count;
     for (uint32_t k = 0; k < parts; k++) {
         cw__pair_list *list = &world->scan_lists[k];
-        if (list->failed) { // it outgrew its room: again here, where it may grow
-            *list = (cw__pair_list){.items = list->items, .capacity = list->capacity, .limit = world->candidates.limit};
-            cw__grid_scan_cells(&world->grid, world->scan_bounds[k], world->scan_bounds[k + 1], list);
-        }
+        if (list->failed) // it outgrew its room: again here, where it may grow
+            scan_part(world, k, false);
         world->candidates.over_limit |= list->over_limit;
         if (list->failed)
             return false;
@@ -181,7 +182,7 @@ cw_world *cw_world_create(const cw_world_def *def)
         world->workers = 1 + cw__pool_threads(world->pool);
     }
     if (world->workers > 1)
-        make_scan_parts(world);
+        make_worker_scratch(world);
     cw__fail(error_before); // running on fewer workers, or scanning the grid alone, is no failure
     world->stats.cell_size = world->grid.cell_size;
     world->stats.workers = world->workers;
@@ -232,7 +233,7 @@ void cw_world_destroy(cw_world *world)
     for (int k = 0; k < CW_QUERY_LANES; k++)
         cw__free(world->lane_seen[k], world->slot_capacity * sizeof *world->lane_seen[k]);
     cw__free(world->outcomes, world->outcome_capacity);
-    free_scan_parts(world);
+    free_worker_scratch(world);
     cw__u32s_free(&world->dirty);
     cw__u32s_free(&world->moved);
     cw__u32s_free(&world->dying);
@@ -473,10 +474,7 @@ static void test_candidates(cw_world *world)
     world->passed.count = 0;
     if (!test_all(world))
         return;
-    if (!cw__finish_passed(world)) {
-        world->step_failed = true;
-        return;
-    }
+    cw__finish_passed(world);
     cw__sort_pair_keys(world, found->items, cw__sort_scratch(world), found->count, world->slot_count);
 }
 
