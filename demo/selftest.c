@@ -147,7 +147,18 @@ bool run_selftest(void)
     SDL_Surface *target = SDL_CreateRGBSurfaceWithFormat(0, W, H, 32, SDL_PIXELFORMAT_RGBA32);
     SDL_Renderer *r = target != NULL ? SDL_CreateSoftwareRenderer(target) : NULL;
     SDL_Texture *textures[KIND_COUNT] = {0};
-    bool ok = r != NULL && sprite_set_create(&sprites);
+    // With SDL2_image the sheet must load (make runs this from the repository) to exactly what the
+    // rules paint; without it there is nothing to load.
+    int art = sprite_art_check();
+#ifdef HAVE_SDL_IMAGE
+    bool art_ok = art == 1;
+#else
+    bool art_ok = art == -1;
+#endif
+    printf("selftest: demo/art/sprites.png %s\n", art > 0    ? "loads to exactly the pixels demo/sprites.c paints"
+                                                   : art == 0 ? "differs from what demo/sprites.c paints: run make demo-art"
+                                                              : "was not loaded");
+    bool ok = art_ok && r != NULL && sprite_set_create(&sprites);
     for (int k = 0; ok && k < KIND_COUNT; k++) {
         ok = (textures[k] = texture_from_rgba(r, images[k].rgba, SPRITE_SIZE, SPRITE_SIZE)) != NULL;
         SDL_SetTextureBlendMode(textures[k], SDL_BLENDMODE_ADD);

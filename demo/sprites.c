@@ -168,6 +168,15 @@ static bool load_sheet(uint8_t *sheet_rgba)
     return ok;
 }
 
+int sprite_art_check(void)
+{
+    static uint8_t loaded[N * PITCH], painted[N * PITCH];
+    if (!load_sheet(loaded))
+        return -1;
+    paint_sheet(painted);
+    return memcmp(loaded, painted, sizeof loaded) == 0;
+}
+
 bool sprite_art_write(const char *path)
 {
     static uint8_t sheet_rgba[N * PITCH];
@@ -189,6 +198,8 @@ bool sprite_art_write(const char *path)
     (void)path;
     return false;
 }
+
+int sprite_art_check(void) { return -1; }
 #endif
 
 bool sprite_set_create(sprite_set *set)

@@ -27,6 +27,9 @@ typedef struct sprite_set {
 bool sprite_set_create(sprite_set *set);
 // Writes the painted sheet as a PNG (make demo-art); false without SDL2_image.
 bool sprite_art_write(const char *path);
+// Whether demo/art/sprites.png holds exactly what the rules paint: 1, 0 (stale: make demo-art), or
+// -1 when it cannot be loaded (no SDL2_image, or run away from the repository).
+int sprite_art_check(void);
 void sprite_set_destroy(sprite_set *set);
 
 #endif
