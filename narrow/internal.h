@@ -123,6 +123,12 @@ float cw__float_up(double x);
 
 // Validates a shape and transform and fills `out`; records an error and returns false on bad input.
 bool cw__prepare(const cw_shape *shape, const cw_transform *t, cw__body *out);
+// Whether the transform is finite with nonzero scales; records an error and returns false if not.
+bool cw__transform_is_valid(const cw_transform *t);
+
+// Cosine and sine of a rotation as cw__prepare computes them (exact at multiples of 90 degrees).
+void cw__cos_sin(float angle, double *c, double *s);
+
 // cw__prepare without the checks, given the rotation's cosine and sine as cw__prepare computed them
 // (a prepared box's obb.c and obb.s): rebuilds exactly the body cw__prepare made, without the
 // trigonometry. The shape and transform must be valid.
@@ -187,6 +193,13 @@ bool cw__overlap_bodies(const cw__body *a, const cw__body *b, cw_manifold *manif
 
 // World AABB of a prepared body, rounded outward to floats (a point at the position if empty).
 cw_aabb cw__body_aabb(const cw__body *body);
+// A box's SAT form and world AABB straight from its (valid) shape and transform, given the
+// rotation's cosine and sine as cw__cos_sin() gives them: the same bytes as cw__prepare_rotated()
+// then cw__body_aabb(), without making the rest of the body (the world's path for a moved box).
+// `moderate`: cw__placement_is_moderate(shape, t), as the caller found it.
+void cw__place_box(const cw_shape *shape, const cw_transform *t, double c, double s, bool moderate, cw__obb *obb,
+                   cw_aabb *aabb);
+
 // cw__rounding() of a prepared body.
 double cw__body_rounding(const cw__body *body);
 
@@ -341,6 +354,41 @@ static inline double cw__body_tolerance(const cw__body *body)
 static inline bool cw__rounding_matters(double rounding_a, double tolerance_a, double rounding_b, double tolerance_b)
 {
     return 4 * (rounding_a + rounding_b) >= cw__min(tolerance_a, tolerance_b);
+}
+
+// |x|'s bits: for floats (NaN aside) ordered as |x| is, so one integer compare bounds a magnitude.
+static inline uint32_t cw__abs_bits(float x)
+{
+    uint32_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    return bits & 0x7fffffffu;
+}
+
+static inline uint32_t cw__max_u32(uint32_t a, uint32_t b) { return a > b ? a : b; }
+
+// Whether a placement is moderate, by the bits of its fields: finite, |position| < 2^16,
+// |origin| < 2^14, |scale| in [2^-4, 2^4) on both axes and (boxes) a size below 2^14 (masks are at
+// most CW_MASK_MAX_SIZE = 2^14 texels a side). Then cw__rounding() is at most
+// 2^-48 (2^16 + 2 * 2^4 * 2^15) < 4e-9 whatever the rotation, so that rounding never matters:
+// 4 * (4e-9 + 4e-9) < 6.25e-8 = CW__EPS * 2^-4, the smallest tolerance of such a placement, and
+// an AABB needs no slack. This spares the common sprite the check in double.
+static inline bool cw__moderate(float px, float py, float ox, float oy, float sx, float sy, float box_side)
+{
+    const uint32_t binade = 1u << 23; // one power of two in a float's bits
+    uint32_t position = cw__max_u32(cw__abs_bits(px), cw__abs_bits(py));
+    uint32_t origin = cw__max_u32(cw__max_u32(cw__abs_bits(ox), cw__abs_bits(oy)), cw__abs_bits(box_side));
+    uint32_t scale_x = cw__abs_bits(sx) - (127u - 4) * binade, scale_y = cw__abs_bits(sy) - (127u - 4) * binade;
+    return (position < (127u + 16) * binade) & (origin < (127u + 14) * binade) &
+           (cw__max_u32(scale_x, scale_y) < 8 * binade);
+}
+
+// cw__moderate() of a shape (valid or not: a bad one fails later) under a transform.
+static inline bool cw__placement_is_moderate(const cw_shape *shape, const cw_transform *t)
+{
+    float side = shape->type == CW_SHAPE_BOX ? (cw__abs_bits(shape->size.x) > cw__abs_bits(shape->size.y) ? shape->size.x
+                                                                                                      : shape->size.y)
+                                             : 0.0f;
+    return cw__moderate(t->position.x, t->position.y, t->origin.x, t->origin.y, t->scale.x, t->scale.y, side);
 }
 
 // Set bits in a word. __builtin_popcountll is a libgcc call on baseline x86-64 (no POPCNT).

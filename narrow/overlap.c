@@ -44,14 +44,27 @@ bool cw__aabbs_meet(const cw__body *a, const cw__body *b)
     return p.min.x <= q.max.x && q.min.x <= p.max.x && p.min.y <= q.max.y && q.min.y <= p.max.y;
 }
 
+// The slow check for placements that are not moderate: finite, not mirrored (the texel grid runs
+// the other way: left to the general path), and rounding far below the tolerance (else the general
+// path consults the AABBs).
+static bool unrotated_is_plain(const cw_mask *ma, const cw_transform *ta, const cw_mask *mb, const cw_transform *tb)
+{
+    return cw__transform_is_finite(ta) && cw__transform_is_finite(tb) && ta->scale.x > 0 && ta->scale.y > 0 &&
+           !rounding_matters_unrotated(ma, ta, mb, tb);
+}
+
 // The most common sprite pair, two unrotated masks at the same scale, without the general setup.
 // Returns false (not handled) for anything else, bad input included, which then takes the full path.
 static bool try_unrotated(const cw_shape *a, const cw_transform *ta, const cw_shape *b, const cw_transform *tb,
                           bool *hit)
 {
     if (!(a && b && ta && tb && a->type == CW_SHAPE_MASK && b->type == CW_SHAPE_MASK && a->mask && b->mask &&
-          ta->rotation == 0 && tb->rotation == 0 && ta->scale.x == tb->scale.x && ta->scale.y == tb->scale.y &&
-          ta->scale.x != 0 && ta->scale.y != 0 && cw__transform_is_finite(ta) && cw__transform_is_finite(tb)))
+          ta->rotation == 0 && tb->rotation == 0 && ta->scale.x == tb->scale.x && ta->scale.y == tb->scale.y))
+        return false;
+    bool moderate = cw__moderate(ta->position.x, ta->position.y, ta->origin.x, ta->origin.y, ta->scale.x, ta->scale.y, 0) &&
+                    cw__moderate(tb->position.x, tb->position.y, tb->origin.x, tb->origin.y, tb->scale.x, tb->scale.y, 0) &&
+                    ta->scale.x > 0 && ta->scale.y > 0;
+    if (!moderate && !unrotated_is_plain(a->mask, ta, b->mask, tb))
         return false;
     // Canonical order (by mask content, then placement) so that (a, b) and (b, a) compute the same
     // thing, whatever the masks' addresses.
@@ -67,10 +80,6 @@ static bool try_unrotated(const cw_shape *a, const cw_transform *ta, const cw_sh
         const cw_transform *t = ta;
         ta = tb, tb = t;
     }
-    if (ta->scale.x < 0 || ta->scale.y < 0)
-        return false; // mirrored: the texel grid runs the other way; leave it to the general path
-    if (rounding_matters_unrotated(a->mask, ta, b->mask, tb))
-        return false; // far beyond moderate placements: the general path consults the AABBs
     double dx = (double)ta->position.x - tb->position.x, dy = (double)ta->position.y - tb->position.y;
     if (ta->scale.x != 1.0f) // unscaled sprites skip the division
         dx /= ta->scale.x;
@@ -113,7 +122,9 @@ bool cw_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b, co
     cw__body body_a, body_b;
     if (!cw__prepare(a, ta, &body_a) || !cw__prepare(b, tb, &body_b))
         return false;
-    if (cw__rounding_matters(cw__body_rounding(&body_a), cw__body_tolerance(&body_a), cw__body_rounding(&body_b),
+    bool moderate = cw__placement_is_moderate(a, ta) && cw__placement_is_moderate(b, tb);
+    if (!moderate &&
+        cw__rounding_matters(cw__body_rounding(&body_a), cw__body_tolerance(&body_a), cw__body_rounding(&body_b),
                              cw__body_tolerance(&body_b)) &&
         !cw__aabbs_meet(&body_a, &body_b))
         return false;

@@ -53,7 +53,7 @@ static double float_ulp(float x)
 // nearest a multiple of 90 degrees (float pi/2 is 4e-8 rad short of the real one) is taken as that
 // exact multiple, so a sprite turned by a float pi/2 stays on the texel grid; anything further
 // away, however little, is kept as given. Beyond 1e5 rad: libm, as given.
-static void float_cos_sin(float angle, double *c, double *s)
+void cw__cos_sin(float angle, double *c, double *s)
 {
     double x = angle;
     if (angle == 0.0f || !(fabs(x) < 1e5)) { // the common unrotated sprite needs no trigonometry
@@ -80,19 +80,39 @@ static void float_cos_sin(float angle, double *c, double *s)
 }
 
 // The box's centre is its unit texel's centre; the tolerance is 1e-6 local units of its smaller scale.
-static cw__obb box_obb(const cw__body *box)
+static cw__obb box_obb(const cw__xf *xf, double eps_x, double eps_y)
 {
-    const cw__xf *xf = &box->xf;
     cw__obb o;
     cw__to_world(xf, 0.5, 0.5, 0, 0, &o.cx, &o.cy);
     o.ux = 0.5 * xf->c * xf->sx, o.uy = 0.5 * xf->s * xf->sx;
     o.vx = -0.5 * xf->s * xf->sy, o.vy = 0.5 * xf->c * xf->sy;
     o.c = xf->c, o.s = xf->s;
-    o.tolerance = cw__min(fabs(xf->sx) * box->eps_x, fabs(xf->sy) * box->eps_y);
+    o.tolerance = cw__min(fabs(xf->sx) * eps_x, fabs(xf->sy) * eps_y);
     return o;
 }
 
-static bool transform_is_valid(const cw_transform *t)
+// The frame of a shape's local space from its transform: position, rotation, scale and pivot; a
+// box's size folded in (its unit texel stretched to the size, the pivot in box fractions).
+static void frame_of(const cw_shape *shape, const cw_transform *t, double c, double s, cw__xf *xf)
+{
+    xf->px = t->position.x;
+    xf->py = t->position.y;
+    xf->c = c;
+    xf->s = s;
+    xf->sx = t->scale.x;
+    xf->sy = t->scale.y;
+    xf->ox = t->origin.x;
+    xf->oy = t->origin.y;
+    if (shape->type == CW_SHAPE_BOX) {
+        double w = shape->size.x, h = shape->size.y;
+        xf->sx *= w;
+        xf->sy *= h;
+        xf->ox /= w;
+        xf->oy /= h;
+    }
+}
+
+bool cw__transform_is_valid(const cw_transform *t)
 {
     if (!cw__transform_is_finite(t)) {
         cw__fail("The transform has a non-finite position, rotation, scale or origin.");
@@ -132,10 +152,10 @@ bool cw__prepare(const cw_shape *shape, const cw_transform *t, cw__body *out)
         cw__fail(shape == NULL ? "The shape is NULL." : "The transform is NULL.");
         return false;
     }
-    if (!shape_is_valid(shape) || !transform_is_valid(t))
+    if (!shape_is_valid(shape) || !cw__transform_is_valid(t))
         return false;
     double c, s;
-    float_cos_sin(t->rotation, &c, &s);
+    cw__cos_sin(t->rotation, &c, &s);
     cw__prepare_rotated(shape, t, c, s, out);
     return true;
 }
@@ -143,30 +163,12 @@ bool cw__prepare(const cw_shape *shape, const cw_transform *t, cw__body *out)
 void cw__prepare_rotated(const cw_shape *shape, const cw_transform *t, double c, double s, cw__body *out)
 {
     cw__xf *xf = &out->xf;
-    xf->px = t->position.x;
-    xf->py = t->position.y;
-    xf->c = c;
-    xf->s = s;
-    xf->sx = t->scale.x;
-    xf->sy = t->scale.y;
-    xf->ox = t->origin.x;
-    xf->oy = t->origin.y;
+    frame_of(shape, t, c, s, xf);
     out->scale_x = t->scale.x, out->scale_y = t->scale.y, out->origin_x = t->origin.x, out->origin_y = t->origin.y;
     out->is_box = shape->type == CW_SHAPE_BOX;
-    if (out->is_box) {
-        // A box is the unit texel stretched to its size: scale by the size, origin in box fractions.
-        out->mask = &cw__unit_mask;
-        out->w = shape->size.x;
-        out->h = shape->size.y;
-        xf->sx *= out->w;
-        xf->sy *= out->h;
-        xf->ox /= out->w;
-        xf->oy /= out->h;
-    } else {
-        out->mask = shape->mask;
-        out->w = shape->mask->width;
-        out->h = shape->mask->height;
-    }
+    out->mask = out->is_box ? &cw__unit_mask : shape->mask;
+    out->w = out->is_box ? shape->size.x : shape->mask->width;
+    out->h = out->is_box ? shape->size.y : shape->mask->height;
     out->eps_x = out->is_box ? CW__EPS / out->w : CW__EPS;
     out->eps_y = out->is_box ? CW__EPS / out->h : CW__EPS;
     out->inner_x = 0.5 - out->eps_x;
@@ -174,7 +176,7 @@ void cw__prepare_rotated(const cw_shape *shape, const cw_transform *t, double c,
     xf->inv_sx = 1.0 / xf->sx;
     xf->inv_sy = 1.0 / xf->sy;
     if (out->is_box)
-        out->obb = box_obb(out);
+        out->obb = box_obb(xf, out->eps_x, out->eps_y);
 }
 
 cw__map cw__map_between(const cw__body *from, const cw__body *to)
@@ -243,6 +245,58 @@ static inline double placement_rounding(const cw__body *body, double xx, double 
     return cw__rounding(xf->px, xf->py, xx, xy, yx, yy, reach_x, reach_y);
 }
 
+// cw__moderate() of a prepared body (its fields hold the floats it was made from, exactly).
+static bool body_is_moderate(const cw__body *body)
+{
+    float side = body->is_box ? (float)cw__max(body->w, body->h) : 0;
+    return cw__moderate((float)body->xf.px, (float)body->xf.py, (float)body->origin_x, (float)body->origin_y,
+                        (float)body->scale_x, (float)body->scale_y, side);
+}
+
+// The linear part of a frame: local x and y axes in world units.
+typedef struct linear {
+    double xx, xy, yx, yy;
+} linear;
+
+static linear linear_of(const cw__xf *xf)
+{
+    return (linear){xf->c * xf->sx, -xf->s * xf->sy, xf->s * xf->sx, xf->c * xf->sy};
+}
+
+// Bounds relative to the position, before they are placed and rounded to floats.
+typedef struct bounds {
+    double lo_x, lo_y, hi_x, hi_y;
+} bounds;
+
+// A box's unit square: each axis's extremes are sums of per-edge extremes.
+static bounds box_bounds(const cw__xf *xf, const linear *l)
+{
+    double ax0 = -xf->ox, ax1 = 1 - xf->ox, ay0 = -xf->oy, ay1 = 1 - xf->oy;
+    return (bounds){cw__min(l->xx * ax0, l->xx * ax1) + cw__min(l->xy * ay0, l->xy * ay1),
+                    cw__min(l->yx * ax0, l->yx * ax1) + cw__min(l->yy * ay0, l->yy * ay1),
+                    cw__max(l->xx * ax0, l->xx * ax1) + cw__max(l->xy * ay0, l->xy * ay1),
+                    cw__max(l->yx * ax0, l->yx * ax1) + cw__max(l->yy * ay0, l->yy * ay1)};
+}
+
+// The position added last (a corner at the origin lands exactly on it), widened by `slack`, rounded
+// outward to floats.
+static cw_aabb placed(const cw__xf *xf, const bounds *b, double slack)
+{
+    return (cw_aabb){{cw__float_down(b->lo_x + xf->px - slack), cw__float_down(b->lo_y + xf->py - slack)},
+                     {cw__float_up(b->hi_x + xf->px + slack), cw__float_up(b->hi_y + xf->py + slack)}};
+}
+
+// Where rounding may reach the touching tolerance (far beyond moderate placements: say a pivot
+// 1e30 away, cancelled by the position), the bounds may be off by that much: they are widened so
+// that they hold whatever the exact tests could find. Elsewhere they stay tight.
+static double aabb_slack(const cw__body *body, const linear *l)
+{
+    if (body_is_moderate(body))
+        return 0;
+    double rounding = placement_rounding(body, l->xx, l->xy, l->yx, l->yy);
+    return 4 * rounding >= cw__body_tolerance(body) ? rounding : 0;
+}
+
 cw_aabb cw__body_aabb(const cw__body *body)
 {
     const cw_mask *m = body->mask;
@@ -252,38 +306,45 @@ cw_aabb cw__body_aabb(const cw__body *body)
         return (cw_aabb){at, at};
     }
     // Each corner of the hull (a box's four, or the mask's opaque hull) is mapped relative to the
-    // origin and the position added last: a corner at the origin lands exactly on the position, and
-    // a huge shape loses no precision near its pivot (centre plus or minus half extents would).
-    const double xx = xf->c * xf->sx, xy = -xf->s * xf->sy, yx = xf->s * xf->sx, yy = xf->c * xf->sy;
-    double lo_x = INFINITY, lo_y = INFINITY, hi_x = -INFINITY, hi_y = -INFINITY;
-    if (body->is_box) { // the unit square's corners: each axis's extremes are sums of per-edge extremes
-        double ax0 = -xf->ox, ax1 = 1 - xf->ox, ay0 = -xf->oy, ay1 = 1 - xf->oy;
-        lo_x = cw__min(xx * ax0, xx * ax1) + cw__min(xy * ay0, xy * ay1);
-        hi_x = cw__max(xx * ax0, xx * ax1) + cw__max(xy * ay0, xy * ay1);
-        lo_y = cw__min(yx * ax0, yx * ax1) + cw__min(yy * ay0, yy * ay1);
-        hi_y = cw__max(yx * ax0, yx * ax1) + cw__max(yy * ay0, yy * ay1);
-    }
+    // origin and the position added last: a huge shape loses no precision near its pivot (centre
+    // plus or minus half extents would).
+    const linear l = linear_of(xf);
+    bounds b = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+    if (body->is_box)
+        b = box_bounds(xf, &l);
     for (int i = 0; i < m->hull_count && !body->is_box; i++) {
         double hx = m->hull[2 * i] - xf->ox, hy = m->hull[2 * i + 1] - xf->oy;
-        double wx = xx * hx + xy * hy, wy = yx * hx + yy * hy;
-        lo_x = cw__min(lo_x, wx);
-        lo_y = cw__min(lo_y, wy);
-        hi_x = cw__max(hi_x, wx);
-        hi_y = cw__max(hi_y, wy);
+        double wx = l.xx * hx + l.xy * hy, wy = l.yx * hx + l.yy * hy;
+        b.lo_x = cw__min(b.lo_x, wx);
+        b.lo_y = cw__min(b.lo_y, wy);
+        b.hi_x = cw__max(b.hi_x, wx);
+        b.hi_y = cw__max(b.hi_y, wy);
     }
-    // Where rounding may reach the touching tolerance (far beyond moderate placements: say a pivot
-    // 1e30 away, cancelled by the position), the bounds may be off by that much: widen them so that
-    // they hold whatever the exact tests could find. Elsewhere they stay tight.
-    double rounding = placement_rounding(body, xx, xy, yx, yy);
-    double slack = 4 * rounding >= cw__body_tolerance(body) ? rounding : 0;
-    return (cw_aabb){{cw__float_down(lo_x + xf->px - slack), cw__float_down(lo_y + xf->py - slack)},
-                     {cw__float_up(hi_x + xf->px + slack), cw__float_up(hi_y + xf->py + slack)}};
+    return placed(xf, &b, aabb_slack(body, &l));
+}
+
+void cw__place_box(const cw_shape *shape, const cw_transform *t, double c, double s, bool moderate, cw__obb *obb,
+                   cw_aabb *aabb)
+{
+    if (!moderate) { // rare: the whole body, for the AABB's slack
+        cw__body body;
+        cw__prepare_rotated(shape, t, c, s, &body);
+        *obb = body.obb;
+        *aabb = cw__body_aabb(&body);
+        return;
+    }
+    cw__xf xf;
+    frame_of(shape, t, c, s, &xf);
+    *obb = box_obb(&xf, CW__EPS / (double)shape->size.x, CW__EPS / (double)shape->size.y);
+    const linear l = linear_of(&xf);
+    bounds b = box_bounds(&xf, &l);
+    *aabb = placed(&xf, &b, 0);
 }
 
 double cw__body_rounding(const cw__body *body)
 {
-    const cw__xf *xf = &body->xf;
-    return placement_rounding(body, xf->c * xf->sx, -xf->s * xf->sy, xf->s * xf->sx, xf->c * xf->sy);
+    const linear l = linear_of(&body->xf);
+    return placement_rounding(body, l.xx, l.xy, l.yx, l.yy);
 }
 
 bool cw_shape_aabb(const cw_shape *shape, const cw_transform *transform, cw_aabb *aabb)

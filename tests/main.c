@@ -45,6 +45,7 @@ int main(void)
     failed += RUN_GROUP("threads", thread_tests);
     failed += RUN_GROUP("limits", limit_tests);
     failed += RUN_GROUP("debug draw", debug_draw_tests);
+    failed += RUN_GROUP("moves", move_tests);
     if (failed)
         fprintf(stdout, "collworld tests: %d test(s) FAILED\n", failed);
     return failed ? 1 : 0;

@@ -247,18 +247,59 @@ void cw_body_destroy(cw_world *world, cw_body_id id)
 }
 
 // Applies a new shape and/or transform after validating them together.
+// The rotation's cosine and sine for a body moved to `t`: kept from its current form when the
+// rotation is the same float (most sprites do not turn), else computed.
+static void cos_sin_for(const cw_world *world, uint32_t index, const cw_transform *t, double *c, double *s)
+{
+    const cw__slot *slot = &world->slots[index];
+    const cw__hot *hot = &world->hot[index];
+    if (memcmp(&t->rotation, &slot->transform.rotation, sizeof t->rotation) != 0) {
+        cw__cos_sin(t->rotation, c, s);
+    } else if (hot->is_box) {
+        *c = hot->obb.c, *s = hot->obb.s;
+    } else {
+        const cw__xf *xf = &world->mask_bodies[slot->mask_body].xf;
+        *c = xf->c, *s = xf->s;
+    }
+}
+
+// A body moved, its shape kept (valid since it was set): a box needs only its SAT form and AABB,
+// a mask its prepared form. Nothing changes if the transform is bad.
+static bool move(cw_world *world, uint32_t index, const cw_transform *t)
+{
+    cw__slot *slot = &world->slots[index];
+    // A moderate placement with a finite rotation is valid: the full check only for the others.
+    bool moderate = cw__placement_is_moderate(&slot->shape, t) && cw__abs_bits(t->rotation) < 0x7f800000u;
+    if (!moderate && !cw__transform_is_valid(t))
+        return false;
+    double c, s;
+    cos_sin_for(world, index, t, &c, &s);
+    cw__world_mark_dirty(world, index);
+    if (world->hot[index].is_box) {
+        cw_aabb aabb;
+        cw__place_box(&slot->shape, t, c, s, moderate, &world->hot[index].obb, &aabb);
+        slot->next_aabb = (cw__box){aabb.min.x, aabb.min.y, aabb.max.x, aabb.max.y};
+    } else {
+        cw__body prepared;
+        cw__prepare_rotated(&slot->shape, t, c, s, &prepared);
+        keep_prepared(world, index, &prepared);
+    }
+    slot->transform = *t;
+    return true;
+}
+
 static bool reshape(cw_world *world, cw_body_id id, const cw_shape *shape, const cw_transform *transform)
 {
     cw__slot *slot = changeable_slot(world, id);
     if (slot == NULL)
         return false;
+    if (shape == NULL)
+        return move(world, id.index, transform);
     cw__body prepared;
-    if (!cw__prepare(shape ? shape : &slot->shape, transform ? transform : &slot->transform, &prepared) ||
-        !room_for(world, id.index, &prepared))
+    if (!cw__prepare(shape, transform ? transform : &slot->transform, &prepared) || !room_for(world, id.index, &prepared))
         return false;
     cw__world_mark_dirty(world, id.index);
-    if (shape)
-        slot->shape = *shape;
+    slot->shape = *shape;
     if (transform)
         slot->transform = *transform;
     keep_prepared(world, id.index, &prepared);
