@@ -83,25 +83,36 @@ static uint32_t find_slot(const cw__grid *grid, int64_t key)
     return i;
 }
 
-static bool grow_cells(cw__grid *grid)
+// Grows the cell table to at least `needed` slots (a power of two, at least 256), re-filing its cells.
+static bool grow_cells(cw__grid *grid, uint64_t needed)
 {
-    uint32_t old_capacity = grid->cell_capacity, capacity = old_capacity ? old_capacity * 2 : 256;
-    if (old_capacity > UINT32_MAX / 2 / sizeof(cw__cell)) {
+    uint32_t old_capacity = grid->cell_capacity;
+    uint64_t capacity = old_capacity ? 2 * (uint64_t)old_capacity : 256;
+    while (capacity < needed)
+        capacity *= 2;
+    if (capacity > UINT32_MAX / 2 / sizeof(cw__cell)) {
         cw__fail("Out of memory: the requested size overflows.");
         return false;
     }
-    cw__cell *old = grid->cells, *cells = cw__alloc(capacity * sizeof *cells);
+    cw__cell *old = grid->cells, *cells = cw__alloc((size_t)capacity * sizeof *cells);
     if (cells == NULL)
         return false;
     for (uint32_t i = 0; i < capacity; i++)
         cells[i] = (cw__cell){CELL_EMPTY, -1, 0};
     grid->cells = cells;
-    grid->cell_capacity = capacity;
+    grid->cell_capacity = (uint32_t)capacity;
     for (uint32_t i = 0; i < old_capacity; i++)
         if (old[i].key != CELL_EMPTY)
             grid->cells[find_slot(grid, old[i].key)] = old[i];
     cw__free(old, old_capacity * sizeof *old);
     return true;
+}
+
+// Room in the cell table for `entries` more cell entries, at half load at most.
+static bool reserve_cells(cw__grid *grid, uint32_t entries)
+{
+    uint64_t needed = 2 * ((uint64_t)grid->cell_count + entries);
+    return needed <= grid->cell_capacity || grow_cells(grid, needed);
 }
 
 // Removes an emptied cell by shifting later members of its probe run back (no tombstones, so the
@@ -223,13 +234,8 @@ static bool file(cw__grid *grid, uint32_t index)
     int64_t w = (int64_t)p->cx1 - p->cx0 + 1, h = (int64_t)p->cy1 - p->cy0 + 1;
     if (is_large(p))
         return file_large(grid, index);
-    if (!grid->cells_stale) {
-        while ((grid->cell_count + (uint32_t)(w * h)) * 2 > grid->cell_capacity)
-            if (!grow_cells(grid))
-                return false;
-        if (!reserve_nodes(grid, (int32_t)(w * h)))
-            return false;
-    }
+    if (!grid->cells_stale && !(reserve_cells(grid, (uint32_t)(w * h)) && reserve_nodes(grid, (int32_t)(w * h))))
+        return false;
     p->large = false;
     grid->small_count++;
     if (grid->cells_stale)
@@ -254,10 +260,7 @@ static bool reserve_filing(cw__grid *grid, const cw__proxy *q)
     if (grid->cells_stale)
         return true;
     uint32_t entries = (uint32_t)(((int64_t)q->cx1 - q->cx0 + 1) * ((int64_t)q->cy1 - q->cy0 + 1));
-    while ((grid->cell_count + entries) * 2 > grid->cell_capacity)
-        if (!grow_cells(grid))
-            return false;
-    return reserve_nodes(grid, (int32_t)entries);
+    return reserve_cells(grid, entries) && reserve_nodes(grid, (int32_t)entries);
 }
 
 bool cw__grid_update(cw__grid *grid, uint32_t index, const cw__box *box, bool is_static)
@@ -534,6 +537,29 @@ static void sort_into_cells(cw__grid *grid, const extent *e, uint32_t width, uin
     }
 }
 
+// Sorting scans in a row after which the cell table goes even if a step has used it since it was
+// built: a world that alternates between scanning steps and steps where few bodies move keeps it.
+#define RELEASE_STREAK 64
+
+// The cell table and its nodes serve the steps where few bodies move (and queries until the first
+// sorting scan); while every step scans they only take memory (at 10k bodies more than the slots).
+// They go at a sorting scan unless a step has used them since they were built (then only after
+// RELEASE_STREAK scans in a row, so that no world allocates every step); fresh_cells() builds them
+// again, all at once, when a step needs them. The table is left stale either way.
+static void release_cells(cw__grid *grid)
+{
+    grid->scan_streak = grid->scan_streak < UINT32_MAX ? grid->scan_streak + 1 : UINT32_MAX;
+    if (grid->cells_used && grid->scan_streak < RELEASE_STREAK)
+        return;
+    cw__free(grid->cells, grid->cell_capacity * sizeof *grid->cells);
+    cw__free(grid->nodes, grid->node_capacity * sizeof *grid->nodes);
+    grid->cells = NULL;
+    grid->nodes = NULL;
+    grid->cell_capacity = grid->cell_count = grid->node_capacity = 0;
+    grid->free_node = -1;
+    grid->cells_used = false;
+}
+
 // When most proxies moved and the cells in use are dense, sorting every proxy into a flat array by
 // cell beats walking the cell table. Returns SPARSE when the cells are too sparse for it.
 typedef enum scan_result { SCANNED, SPARSE, OUT_OF_MEMORY } scan_result;
@@ -546,6 +572,7 @@ static scan_result pairs_by_sorting(cw__grid *grid, uint32_t *scan_cells)
     uint64_t width = (uint64_t)((int64_t)e.x1 - e.x0 + 1), cells = width * (uint64_t)((int64_t)e.y1 - e.y0 + 1);
     if (cells > 4 * e.entries + 4096 || e.entries > UINT32_MAX / 2 || cells > UINT32_MAX / 2)
         return SPARSE;
+    release_cells(grid); // before the scratch is reserved: the two are not needed at once
     void *start = grid->cell_start, *sorted = grid->sorted;
     if (!cw__reserve(&start, sizeof(uint32_t), &grid->cell_start_capacity, (uint32_t)cells + 2) ||
         !cw__reserve(&sorted, sizeof(member), &grid->sorted_capacity, (uint32_t)e.entries)) {
@@ -624,9 +651,8 @@ static bool reserve_for_size(cw__grid *grid, float cell_size)
         else
             entries += (uint32_t)(((int64_t)p.cx1 - p.cx0 + 1) * ((int64_t)p.cy1 - p.cy0 + 1));
     }
-    while (entries * 2 > grid->cell_capacity)
-        if (!grow_cells(grid))
-            return false;
+    if ((uint64_t)entries * 2 > grid->cell_capacity && !grow_cells(grid, (uint64_t)entries * 2))
+        return false;
     void *list = grid->large;
     if (!cw__reserve(&list, sizeof(uint32_t), &grid->large_capacity, large))
         return false;
@@ -675,6 +701,8 @@ bool cw__grid_set_cell_size(cw__grid *grid, float cell_size)
 // Brings a stale cell table up to date before a scan that needs it. False if memory runs out.
 static bool fresh_cells(cw__grid *grid)
 {
+    grid->cells_used = true;
+    grid->scan_streak = 0;
     if (!grid->cells_stale)
         return true;
     if (!reserve_for_size(grid, grid->cell_size))

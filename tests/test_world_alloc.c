@@ -581,8 +581,116 @@ static void test_out_of_memory_everywhere(void **state)
     assert_int_equal(bad_runs, 0);
 }
 
+// --- (c) the grid's cell table comes and goes ---
+
+// While every body moves the grid scans by sorting and lets its cell table go; when few move it
+// builds the table again. Through every switch the touching pairs are cw_overlap's and an AABB query
+// finds what brute force finds; a world that alternates between the two kinds of step allocates
+// nothing once warm (the table is kept, not freed and rebuilt every other step).
+
+enum { SWITCH_BODIES = 250 };
+
+typedef struct crowd {
+    cw_body_id id[SWITCH_BODIES];
+    cw_shape shape[SWITCH_BODIES];
+    cw_transform t[SWITCH_BODIES];
+} crowd;
+
+static bool count_found(cw_body_id body, void *user_data, const cw_manifold *manifold, void *context)
+{
+    (void)user_data, (void)manifold;
+    ((unsigned char *)context)[body.index] = 1;
+    return true;
+}
+
+static void expect_query_right(cw_world *w, const crowd *c, gen_rng *r)
+{
+    float x = (float)gen_range(r, 0, 500), y = (float)gen_range(r, 0, 500);
+    cw_aabb box = {{x, y}, {x + (float)gen_range(r, 10, 200), y + (float)gen_range(r, 10, 200)}};
+    static unsigned char found[SWITCH_BODIES + 1];
+    memset(found, 0, sizeof found);
+    assert_true(cw_world_query_aabb(w, box, cw_default_query_filter(), count_found, found));
+    for (int i = 0; i < SWITCH_BODIES; i++) {
+        cw_aabb b;
+        assert_true(cw_body_aabb(w, c->id[i], &b));
+        bool meets = b.min.x < box.max.x && box.min.x < b.max.x && b.min.y < box.max.y && box.min.y < b.max.y;
+        if (found[c->id[i].index] != meets)
+            fail_msg("body %d: the AABB query says %d, brute force %d", i, found[c->id[i].index], meets);
+    }
+}
+
+static void expect_crowd_right(cw_world *w, const crowd *c, gen_rng *r)
+{
+    for (int i = 0; i < SWITCH_BODIES; i++)
+        for (int j = i + 1; j < SWITCH_BODIES; j++)
+            if (cw_pair_touching(w, c->id[i], c->id[j]) != cw_overlap(&c->shape[i], &c->t[i], &c->shape[j], &c->t[j], NULL))
+                fail_msg("bodies %d and %d: the world's touching set differs from cw_overlap", i, j);
+    expect_query_right(w, c, r);
+}
+
+// Moves every body (all) or every 50th (few), as a function of the step so that it repeats.
+static void move_crowd(cw_world *w, crowd *c, int step, bool all)
+{
+    for (int i = 0; i < SWITCH_BODIES; i += all ? 1 : 50) {
+        c->t[i].position.x = 250 + 200 * sinf(0.05f * (float)((step + 7 * i) % 126));
+        c->t[i].position.y = 250 + 200 * cosf(0.03f * (float)((step + 11 * i) % 210));
+        c->t[i].rotation = 0.01f * (float)((step + i) % 628);
+        assert_true(cw_body_set_transform(w, c->id[i], &c->t[i]));
+    }
+}
+
+static void test_cell_table_comes_and_goes(void **state)
+{
+    (void)state;
+    counter cnt;
+    counter_install(&cnt);
+    gen_rng r = gen_seed(0x63656c6cull);
+    cw_world_def def = cw_default_world_def();
+    cw_world *w = cw_world_create(&def);
+    assert_non_null(w);
+    static crowd c;
+    for (int i = 0; i < SWITCH_BODIES; i++) {
+        c.shape[i] = cw_shape_box((float)gen_range(&r, 8, 40), (float)gen_range(&r, 8, 40));
+        c.t[i] = cw_default_transform();
+        c.t[i].position = (cw_vec2){(float)gen_range(&r, 0, 500), (float)gen_range(&r, 0, 500)};
+        cw_body_def bd = cw_default_body_def();
+        bd.shape = c.shape[i];
+        bd.transform = c.t[i];
+        c.id[i] = cw_body_create(w, &bd);
+        assert_false(cw_body_id_is_null(c.id[i]));
+    }
+    expect_query_right(w, &c, &r); // before any step: the table, built by the creates
+    int step = 0;
+    for (; step < 80; step++) { // every body moves: the table goes at the first scan
+        move_crowd(w, &c, step, true);
+        cw_world_step(w);
+        if (step % 8 == 0)
+            expect_crowd_right(w, &c, &r);
+    }
+    for (; step < 100; step++) { // few move: the table is built again
+        move_crowd(w, &c, step, false);
+        cw_world_step(w);
+        expect_crowd_right(w, &c, &r);
+    }
+    for (; step < 100 + 2 * 1260; step++) // warm-up of the alternation (the motion repeats every 1260 steps)
+        move_crowd(w, &c, step, step % 2 == 0), cw_world_step(w);
+    long allocs = cnt.allocs, frees = cnt.frees;
+    for (int k = 0; k < gen_scaled(200); k++, step++) {
+        move_crowd(w, &c, step, step % 2 == 0);
+        cw_world_step(w);
+        if (k % 10 < 2)
+            expect_crowd_right(w, &c, &r);
+    }
+    printf("  alternating world: %ld allocations and %ld frees once warm\n", cnt.allocs - allocs, cnt.frees - frees);
+    assert_int_equal(cnt.allocs - allocs, 0);
+    assert_int_equal(cnt.frees - frees, 0);
+    cw_world_destroy(w);
+    counter_expect_no_leak(&cnt);
+}
+
 const struct CMUnitTest world_alloc_tests[] = {
     cmocka_unit_test_teardown(test_out_of_memory_everywhere, counter_restore_default),
     cmocka_unit_test_teardown(test_warm_world_allocates_nothing, counter_restore_default),
     cmocka_unit_test_teardown(test_warm_world_blinking_pair, counter_restore_default),
+    cmocka_unit_test_teardown(test_cell_table_comes_and_goes, counter_restore_default),
 };
