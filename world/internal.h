@@ -22,16 +22,14 @@ typedef struct cw__hot {
     uint8_t state, is_box, is_static, is_swept, disabled;
 } cw__hot;
 
-typedef struct cw__slot {
+typedef struct cw__slot { // fields ordered by size so that no padding is left but the tail
     uint32_t generation;    // of the current or last body in the slot
-    bool dirty;             // changed since the last step: its AABB and pairs are redone
+    uint32_t user_saved_step; // the step whose delivery saved step_user_data
     void *user_data;
     void *step_user_data;   // user_data as the current delivery began, if a callback changed it
-    uint32_t user_saved_step; // the step whose delivery saved step_user_data
     cw_shape shape;
     cw_transform transform;
     cw_vec2 from;           // the position at the last step: this step's motion starts there
-    bool fresh;             // created since the last step: it does not move in its first step
     cw__box aabb;           // the AABB of shape and transform as of the last step (swept bodies
                             // are filed in the grid under a larger box)
     cw__box next_aabb;      // the AABB of shape and transform as they are now
@@ -39,6 +37,8 @@ typedef struct cw__slot {
                             // the slot keeps the entry for its later bodies
     float extent;           // the larger side of its AABB, for the automatic cell size
     uint32_t next_free;     // free-slot list, 0 = end
+    bool dirty;             // changed since the last step: its AABB and pairs are redone
+    bool fresh;             // created since the last step: it does not move in its first step
 } cw__slot;
 
 // Per touching pair.
