@@ -211,29 +211,39 @@ cw__map cw__map_between(const cw__body *from, const cw__body *to)
 }
 
 
-// The float one step toward -inf (+inf with up) from finite f, by its bit pattern.
-static float float_step(float f, bool up)
+// f, or if `step` the float one step toward -inf (+inf with up) from f, by its bit pattern. No
+// branches: whether the conversion rounded up or down is a coin toss, which a branch predictor loses
+// about half the time, four times an AABB.
+static float float_step_if(float f, bool step, bool up)
 {
     uint32_t bits;
     memcpy(&bits, &f, sizeof bits);
-    if (f == 0.0f)
-        bits = up ? 1u : 0x80000001u; // the smallest subnormal of the wanted sign
-    else
-        bits += ((f > 0.0f) == up) ? 1u : (uint32_t)-1;
+    bool positive = (bits >> 31) == 0, zero = (bits & 0x7fffffffu) == 0;
+    uint32_t moved = zero ? (up ? 1u : 0x80000001u) // the smallest subnormal of the wanted sign
+                          : bits + (positive == up ? 1u : (uint32_t)-1);
+    uint32_t mask = (uint32_t)0 - (uint32_t)step;
+    bits ^= (bits ^ moved) & mask;
     memcpy(&f, &bits, sizeof f);
     return f;
+}
+
+static bool float_is_finite(float f)
+{
+    uint32_t bits;
+    memcpy(&bits, &f, sizeof bits);
+    return (bits & 0x7f800000u) != 0x7f800000u;
 }
 
 float cw__float_down(double x)
 {
     float f = (float)x;
-    return (double)f > x && isfinite(f) ? float_step(f, false) : f;
+    return float_step_if(f, ((double)f > x) & float_is_finite(f), false);
 }
 
 float cw__float_up(double x)
 {
     float f = (float)x;
-    return (double)f < x && isfinite(f) ? float_step(f, true) : f;
+    return float_step_if(f, ((double)f < x) & float_is_finite(f), true);
 }
 
 // cw__rounding() of a body whose linear map (xx xy; yx yy) is already at hand.

@@ -308,8 +308,8 @@ static void update_moved(cw_world *world)
         if (!swept) {
             double dx, dy;
             cw__motion(slot, &dx, &dy);
-            world->sweep_margin_x = fmax(world->sweep_margin_x, fabs(dx));
-            world->sweep_margin_y = fmax(world->sweep_margin_y, fabs(dy));
+            world->sweep_margin_x = cw__max(world->sweep_margin_x, fabs(dx)); // finite: no libm fmax
+            world->sweep_margin_y = cw__max(world->sweep_margin_y, fabs(dy));
         }
         if (!swept && !cw__grid_update(&world->grid, index, &box, world->hot[index].is_static)) {
             cw__world_mark_dirty(world, index); // out of memory: it keeps its old place and the
