@@ -354,6 +354,50 @@ static void test_aabb_random(void **state)
     assert_int_equal(larger, 0);
 }
 
+// The spacing of floats at |x| (x finite).
+static double float_spacing(double x)
+{
+    float f = (float)fabs(x);
+    return (double)nextafterf(f, INFINITY) - (double)f;
+}
+
+// To the last bit: the AABB holds the opaque texels' box (rounded outward, never inward, so a body
+// touching another by a sliver is still a candidate) and is at most one float step larger on each
+// side. The reference's box in double is within 1e-12 of exact here, far below a float step.
+static void test_aabb_rounds_outward(void **state)
+{
+    (void)state;
+    int n = gen_scaled(3000), inward = 0, loose = 0;
+    for (int k = 0; k < n; k++) {
+        gen_rng r = gen_seed(0xaabb1000ull + (uint64_t)k);
+        gen_shape s;
+        if (k % 3 == 0)
+            gen_random_box(&r, &s);
+        else
+            assert_true(gen_random_mask(&r, &s));
+        cw_transform t;
+        gen_random_transform(&r, &s, &t);
+        t.position = (cw_vec2){(float)gen_range(&r, -3000, 3000), (float)gen_range(&r, -3000, 3000)};
+        cw_aabb box;
+        double lo[2], hi[2];
+        assert_true(cw_shape_aabb(&s.shape, &t, &box));
+        if (ref_aabb(&s.ref, &t, false, lo, hi)) {
+            double got[4] = {box.min.x, box.min.y, box.max.x, box.max.y}, want[4] = {lo[0], lo[1], hi[0], hi[1]};
+            for (int c = 0; c < 4; c++) {
+                double outward = c < 2 ? want[c] - got[c] : got[c] - want[c], noise = 1e-12 * (1 + fabs(want[c]));
+                inward += outward < -noise;
+                loose += outward > float_spacing(want[c]) + noise;
+                if ((outward < -noise || outward > float_spacing(want[c]) + noise) && inward + loose <= 3)
+                    printf("  case %d side %d: the AABB is %a, the opaque texels reach %a\n", k, c, got[c], want[c]);
+            }
+        }
+        gen_shape_free(&s);
+    }
+    printf("  %d random AABBs: %d sides rounded inward, %d more than a float step out\n", n, inward, loose);
+    assert_int_equal(inward, 0);
+    assert_int_equal(loose, 0);
+}
+
 static void test_aabb_opaque_texels_only(void **state)
 {
     (void)state;
@@ -464,6 +508,7 @@ const struct CMUnitTest mask_tests[] = {
     cmocka_unit_test(test_get_outside_is_false_without_error),
     cmocka_unit_test(test_pixels_are_copied),
     cmocka_unit_test(test_aabb_random),
+    cmocka_unit_test(test_aabb_rounds_outward),
     cmocka_unit_test(test_aabb_opaque_texels_only),
     cmocka_unit_test(test_aabb_empty_mask),
     cmocka_unit_test(test_many_sizes),
