@@ -23,7 +23,7 @@ void cw__pair_motion(const cw_world *world, uint32_t a, uint32_t b, double *dx, 
 static cw__box swept_box(const cw_world *world, uint32_t index)
 {
     const cw__slot *slot = &world->slots[index];
-    cw__box box = slot->aabb;
+    cw__box box = slot->next_aabb; // its AABB now, at the end of its motion
     double dx, dy;
     cw__motion(slot, &dx, &dy);
     if (dx != 0 || dy != 0) {

@@ -318,7 +318,6 @@ static void update_moved(cw_world *world)
         }
         world->extent_sum += (double)extent - slot->extent;
         slot->extent = extent;
-        slot->aabb = box;
         world->moved.items[world->moved.count++] = index; // in place: never ahead of i
         world->retest_step[index] = world->step;
     }
