@@ -77,10 +77,9 @@ bool cw__reserve(void **array, size_t size, uint32_t *capacity, uint32_t needed)
 {
     if (needed <= *capacity)
         return true;
-    uint64_t grown = *capacity < 16 ? 16 : *capacity;
-    while (grown < needed)
-        grown *= 2; // geometric up to the cap, never one element at a time
-    grown = grown > UINT32_MAX ? UINT32_MAX : grown;
+    // By half again, as the body slots grow: geometric (never one element at a time), and a third
+    // less room left over on average than doubling (a quarter of a world's memory, once, at 100k).
+    uint64_t grown = cw__grown_capacity(*capacity, needed, 16);
     if ((size_t)grown > SIZE_MAX / size) {
         cw__fail("Out of memory: the requested size overflows.");
         return false;
