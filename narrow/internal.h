@@ -385,9 +385,9 @@ static inline bool cw__moderate(float px, float py, float ox, float oy, float sx
 // cw__moderate() of a shape (valid or not: a bad one fails later) under a transform.
 static inline bool cw__placement_is_moderate(const cw_shape *shape, const cw_transform *t)
 {
-    float side = shape->type == CW_SHAPE_BOX ? (cw__abs_bits(shape->size.x) > cw__abs_bits(shape->size.y) ? shape->size.x
-                                                                                                      : shape->size.y)
-                                             : 0.0f;
+    float side = 0.0f;
+    if (shape->type == CW_SHAPE_BOX)
+        side = cw__abs_bits(shape->size.x) > cw__abs_bits(shape->size.y) ? shape->size.x : shape->size.y;
     return cw__moderate(t->position.x, t->position.y, t->origin.x, t->origin.y, t->scale.x, t->scale.y, side);
 }
 

@@ -61,9 +61,9 @@ static bool try_unrotated(const cw_shape *a, const cw_transform *ta, const cw_sh
     if (!(a && b && ta && tb && a->type == CW_SHAPE_MASK && b->type == CW_SHAPE_MASK && a->mask && b->mask &&
           ta->rotation == 0 && tb->rotation == 0 && ta->scale.x == tb->scale.x && ta->scale.y == tb->scale.y))
         return false;
-    bool moderate = cw__moderate(ta->position.x, ta->position.y, ta->origin.x, ta->origin.y, ta->scale.x, ta->scale.y, 0) &&
-                    cw__moderate(tb->position.x, tb->position.y, tb->origin.x, tb->origin.y, tb->scale.x, tb->scale.y, 0) &&
-                    ta->scale.x > 0 && ta->scale.y > 0;
+    // Both masks (no box side to bound); the scales are equal, so one sign check says neither is mirrored.
+    bool moderate = cw__placement_is_moderate(a, ta) && cw__placement_is_moderate(b, tb) && ta->scale.x > 0 &&
+                    ta->scale.y > 0;
     if (!moderate && !unrotated_is_plain(a->mask, ta, b->mask, tb))
         return false;
     // Canonical order (by mask content, then placement) so that (a, b) and (b, a) compute the same

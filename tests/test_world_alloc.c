@@ -623,7 +623,8 @@ static void expect_crowd_right(cw_world *w, const crowd *c, gen_rng *r)
 {
     for (int i = 0; i < SWITCH_BODIES; i++)
         for (int j = i + 1; j < SWITCH_BODIES; j++)
-            if (cw_pair_touching(w, c->id[i], c->id[j]) != cw_overlap(&c->shape[i], &c->t[i], &c->shape[j], &c->t[j], NULL))
+            if (cw_pair_touching(w, c->id[i], c->id[j]) !=
+                cw_overlap(&c->shape[i], &c->t[i], &c->shape[j], &c->t[j], NULL))
                 fail_msg("bodies %d and %d: the world's touching set differs from cw_overlap", i, j);
     expect_query_right(w, c, r);
 }

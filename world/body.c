@@ -246,7 +246,6 @@ void cw_body_destroy(cw_world *world, cw_body_id id)
         forget_swept(world, id.index);
 }
 
-// Applies a new shape and/or transform after validating them together.
 // The rotation's cosine and sine for a body moved to `t`: kept from its current form when the
 // rotation is the same float (most sprites do not turn), else computed.
 static void cos_sin_for(const cw_world *world, uint32_t index, const cw_transform *t, double *c, double *s)
@@ -288,6 +287,7 @@ static bool move(cw_world *world, uint32_t index, const cw_transform *t)
     return true;
 }
 
+// Applies a new shape and/or transform after validating them together (a new transform alone: move).
 static bool reshape(cw_world *world, cw_body_id id, const cw_shape *shape, const cw_transform *transform)
 {
     cw__slot *slot = changeable_slot(world, id);
@@ -296,7 +296,8 @@ static bool reshape(cw_world *world, cw_body_id id, const cw_shape *shape, const
     if (shape == NULL)
         return move(world, id.index, transform);
     cw__body prepared;
-    if (!cw__prepare(shape, transform ? transform : &slot->transform, &prepared) || !room_for(world, id.index, &prepared))
+    const cw_transform *t = transform ? transform : &slot->transform;
+    if (!cw__prepare(shape, t, &prepared) || !room_for(world, id.index, &prepared))
         return false;
     cw__world_mark_dirty(world, id.index);
     slot->shape = *shape;
