@@ -640,7 +640,7 @@ CW_API cw_world_stats cw_world_get_stats(const cw_world *world);
 /// out of memory, or when cw_world_def::event_arrays is off. Which to use: both cost about the
 /// same time per event (a call, or a copy of sizeof(cw_contact) bytes). The callbacks let you
 /// change the world at once and need no memory; the arrays keep room for the largest step's
-/// events (a world whose first step begins 436k pairs keeps 29 MB) and can be read later, in any
+/// events (a world whose first step begins 436k pairs keeps 25 MB) and can be read later, in any
 /// order, by any thread, while nothing steps or destroys the world. From inside a callback they
 /// hold the events delivered so far.
 typedef struct cw_events {
