@@ -42,6 +42,7 @@ int main(void)
     failed += RUN_GROUP("swept bodies and world casts", world_swept_tests);
     failed += RUN_GROUP("touching, event arrays, groups, switches", world_touch_tests);
     failed += RUN_GROUP("queries", query_tests);
+    failed += RUN_GROUP("query rounding", query_rounding_tests);
     failed += RUN_GROUP("threads", thread_tests);
     failed += RUN_GROUP("limits", limit_tests);
     failed += RUN_GROUP("debug draw", debug_draw_tests);

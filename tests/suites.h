@@ -35,6 +35,10 @@ extern const struct CMUnitTest manifold_tests[MANIFOLD_TEST_COUNT];
 #define WORLD_TEST_COUNT 18
 extern const struct CMUnitTest world_tests[WORLD_TEST_COUNT];
 
+// Point queries within rounding of a body's edge agree with the single-shape test.
+#define QUERY_ROUNDING_TEST_COUNT 1
+extern const struct CMUnitTest query_rounding_tests[QUERY_ROUNDING_TEST_COUNT];
+
 // A moved body is the body created there (cw_body_set_transform's short path).
 #define MOVE_TEST_COUNT 2
 extern const struct CMUnitTest move_tests[MOVE_TEST_COUNT];

@@ -144,11 +144,30 @@ static bool run_region_query(query *q)
 
 // --- point ---
 
+// A body's box for the cheap filters of point and ray queries, widened by a millionth of its
+// coordinates: the exact tests work in the shape's own frame, where a point within rounding of a
+// tight AABB's edge can still test inside an edge texel (a corner at the pivot lands exactly on the
+// AABB, and the point's local coordinate rounds onto the texel's closed side), and far from the
+// origin a float AABB can have no extent at all. False if the widening is not finite: then the
+// box says nothing and the exact test decides.
+static bool widened_box(const cw__box *box, double lo[2], double hi[2])
+{
+    const double margin[2] = {1e-6 * (fabs(box->min_x) + fabs(box->max_x)) + 1e-30,
+                              1e-6 * (fabs(box->min_y) + fabs(box->max_y)) + 1e-30};
+    if (!isfinite(margin[0]) || !isfinite(margin[1]))
+        return false;
+    lo[0] = box->min_x - margin[0], lo[1] = box->min_y - margin[1];
+    hi[0] = box->max_x + margin[0], hi[1] = box->max_y + margin[1];
+    return true;
+}
+
 static bool test_point(query *q, uint32_t index)
 {
     cw__box box = cw__body_box(q->world, index);
-    if (!(box.min_x <= q->point.x && q->point.x <= box.max_x && box.min_y <= q->point.y && q->point.y <= box.max_y))
-        return true; // the AABB holds everything the exact test could find
+    double lo[2], hi[2];
+    if (widened_box(&box, lo, hi) &&
+        !(lo[0] <= q->point.x && q->point.x <= hi[0] && lo[1] <= q->point.y && q->point.y <= hi[1]))
+        return true; // the widened AABB holds everything the exact test could find
     cw__body scratch;
     if (!cw__body_contains(cw__slot_body(q->world, index, &scratch), q->point.x, q->point.y))
         return true;
@@ -230,19 +249,14 @@ bool cw_world_query_shape(cw_world *world, const cw_shape *shape, const cw_trans
 
 // --- rays ---
 
-// Whether the segment, up to the current limit, passes through the box: a cheap filter, so the box
-// is widened by a millionth of its coordinates (far from the origin a float AABB can have no
-// extent while the exact test, in the shape's own frame, still finds the hit).
+// Whether the segment, up to the current limit, passes through the (widened) box: a cheap filter.
 static bool ray_meets_box(const query *q, const cw__box *box)
 {
     double t0 = 0, t1 = q->limit;
     const double o[2] = {q->point.x, q->point.y}, d[2] = {q->translation.x, q->translation.y};
-    const double margin[2] = {1e-6 * (fabs(box->min_x) + fabs(box->max_x)) + 1e-30,
-                              1e-6 * (fabs(box->min_y) + fabs(box->max_y)) + 1e-30};
-    if (!isfinite(margin[0]) || !isfinite(margin[1]))
+    double lo[2], hi[2];
+    if (!widened_box(box, lo, hi))
         return true; // beyond the float range the box says nothing: the exact test decides
-    const double lo[2] = {box->min_x - margin[0], box->min_y - margin[1]};
-    const double hi[2] = {box->max_x + margin[0], box->max_y + margin[1]};
     for (int axis = 0; axis < 2; axis++) {
         if (d[axis] == 0) {
             if (o[axis] < lo[axis] || o[axis] > hi[axis])
