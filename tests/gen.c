@@ -224,6 +224,14 @@ bool gen_random_mask(gen_rng *r, gen_shape *s)
     return gen_mask_shape(s, solid, w, h, p, density, seed);
 }
 
+bool gen_random_shape(gen_rng *r, gen_shape *s, bool box)
+{
+    if (!box)
+        return gen_random_mask(r, s);
+    gen_random_box(r, s);
+    return true;
+}
+
 void gen_shape_free(gen_shape *s)
 {
     if (!s->is_box) {
@@ -349,14 +357,8 @@ bool gen_case_make(gen_case *c, uint64_t seed)
     gen_rng r = gen_seed(seed);
     c->far = gen_chance(&r, 0.15);
     bool ok = true;
-    if (c->kind == GEN_BOX_BOX || c->kind == GEN_BOX_MASK)
-        gen_random_box(&r, &c->a);
-    else
-        ok = gen_random_mask(&r, &c->a) && ok;
-    if (c->kind == GEN_BOX_BOX || c->kind == GEN_MASK_BOX)
-        gen_random_box(&r, &c->b);
-    else
-        ok = gen_random_mask(&r, &c->b) && ok;
+    ok = gen_random_shape(&r, &c->a, c->kind == GEN_BOX_BOX || c->kind == GEN_BOX_MASK) && ok;
+    ok = gen_random_shape(&r, &c->b, c->kind == GEN_BOX_BOX || c->kind == GEN_MASK_BOX) && ok;
     gen_random_transform(&r, &c->a, &c->ta);
     gen_random_transform(&r, &c->b, &c->tb);
     gen_place_pair(&r, &c->a, &c->ta, &c->b, &c->tb, c->far);

@@ -75,6 +75,8 @@ void gen_box_shape(gen_shape *s, float w, float h);
 bool gen_mask_shape(gen_shape *s, unsigned char *solid, int w, int h, gen_pattern p, double density, uint64_t seed);
 void gen_random_box(gen_rng *r, gen_shape *s);
 bool gen_random_mask(gen_rng *r, gen_shape *s);
+/// A random box if `box`, else a random mask; false if the library failed to build the mask.
+bool gen_random_shape(gen_rng *r, gen_shape *s, bool box);
 void gen_shape_free(gen_shape *s);
 
 /// Random rotation, scale (0.3-3 per axis, sometimes negative), origin; position left at 0.

@@ -331,10 +331,7 @@ static void test_aabb_random(void **state)
     for (int k = 0; k < n; k++) {
         gen_rng r = gen_seed(0xaabb0000ull + (uint64_t)k);
         gen_shape s;
-        if (k % 4 == 0)
-            gen_random_box(&r, &s);
-        else
-            assert_true(gen_random_mask(&r, &s));
+        assert_true(gen_random_shape(&r, &s, k % 4 == 0));
         cw_transform t;
         gen_random_transform(&r, &s, &t);
         t.position = gen_chance(&r, 0.2) ? (cw_vec2){50000.5f, -30000.25f}
@@ -371,10 +368,7 @@ static void test_aabb_rounds_outward(void **state)
     for (int k = 0; k < n; k++) {
         gen_rng r = gen_seed(0xaabb1000ull + (uint64_t)k);
         gen_shape s;
-        if (k % 3 == 0)
-            gen_random_box(&r, &s);
-        else
-            assert_true(gen_random_mask(&r, &s));
+        assert_true(gen_random_shape(&r, &s, k % 3 == 0));
         cw_transform t;
         gen_random_transform(&r, &s, &t);
         t.position = (cw_vec2){(float)gen_range(&r, -3000, 3000), (float)gen_range(&r, -3000, 3000)};

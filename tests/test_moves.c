@@ -60,12 +60,9 @@ static void expect_same_aabb(cw_world *w, cw_body_id id, const cw_shape *s, cons
 
 static void random_shape(gen_rng *r, gen_shape *s)
 {
-    if (gen_chance(r, 0.5)) {
-        assert_true(gen_random_mask(r, s));
-        return;
-    }
-    gen_random_box(r, s);
-    if (gen_chance(r, 0.15)) { // sides at the moderate bound
+    bool box = !gen_chance(r, 0.5);
+    assert_true(gen_random_shape(r, s, box));
+    if (box && gen_chance(r, 0.15)) { // sides at the moderate bound
         float side = gen_chance(r, 0.5) ? 16383.999f : 16384.0f;
         gen_box_shape(s, gen_chance(r, 0.5) ? side : s->box_w, side);
     }

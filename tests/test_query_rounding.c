@@ -39,10 +39,7 @@ static void test_points_next_to_the_pivot(void **state)
     for (int k = 0; k < cases; k++) {
         gen_rng r = gen_seed(0x70697600ull + (uint64_t)k);
         gen_shape s;
-        if (k % 4 == 0)
-            gen_random_box(&r, &s);
-        else
-            assert_true(gen_random_mask(&r, &s));
+        assert_true(gen_random_shape(&r, &s, k % 4 == 0));
         cw_transform t;
         gen_random_transform(&r, &s, &t);
         t.origin = pivot_on_a_corner(&r, &s);
