@@ -9,6 +9,14 @@
 
 #include "alloc.h"
 
+// Keeps a rarely taken path out of its caller, so that the common path does not pay for its stack
+// frame and saved registers.
+#if defined(__GNUC__)
+#define CW__NOINLINE __attribute__((noinline))
+#else
+#define CW__NOINLINE
+#endif
+
 // --- masks (mask.c) ---
 
 // The 8-direction bounding polygon of the opaque texels, in local texel-corner coordinates:
@@ -214,7 +222,8 @@ bool cw__masks_overlap_moving(const cw__body *a, const cw__body *b, double dx, d
 
 // Exact test for two masks with the same rotation and scale, mask a's texel (i, j) landing on
 // mask b's local point (i + ox, j + oy): a word-wise shift-and-AND.
-// eps_x and eps_y are the touching tolerance in b's texel units.
+// eps_x and eps_y are the touching tolerance in b's texel units. Symmetric to the bit: (b, a, -ox,
+// -oy) gives the same answer (with the same tolerance).
 bool cw__translated_overlap(const cw_mask *a, const cw_mask *b, double ox, double oy, double eps_x, double eps_y);
 
 // One overlapping piece: walked texels [i0, i1) of row j against texel k of the other's row band.

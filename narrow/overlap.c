@@ -44,50 +44,67 @@ bool cw__aabbs_meet(const cw__body *a, const cw__body *b)
     return p.min.x <= q.max.x && q.min.x <= p.max.x && p.min.y <= q.max.y && q.min.y <= p.max.y;
 }
 
-// The slow check for placements that are not moderate: finite, not mirrored (the texel grid runs
-// the other way: left to the general path), and rounding far below the tolerance (else the general
-// path consults the AABBs).
+// Whether two shapes are masks placed unrotated at one scale, mirrored or not (valid or not: a bad
+// transform is caught later). A's texel grid then lands on B's shifted, whatever the scale.
+static inline bool is_unrotated_pair(const cw_shape *a, const cw_transform *ta, const cw_shape *b,
+                                     const cw_transform *tb)
+{
+    return a && b && ta && tb && a->type == CW_SHAPE_MASK && b->type == CW_SHAPE_MASK && a->mask && b->mask &&
+           ta->rotation == 0 && tb->rotation == 0 && ta->scale.x == tb->scale.x && ta->scale.y == tb->scale.y;
+}
+
+static inline uint32_t float_bits(float x)
+{
+    uint32_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    return bits;
+}
+
+// is_unrotated_pair() for two masks with both placements moderate (cw__moderate(): finite, so
+// valid, and rounding never matters), with the float tests done on the bits in one branch: the
+// common sprite pair's only check. For moderate scales, equal bits are equal values.
+static inline bool is_moderate_unrotated_pair(const cw_shape *a, const cw_transform *ta, const cw_shape *b,
+                                              const cw_transform *tb)
+{
+    if (!(a && b && ta && tb && a->type == CW_SHAPE_MASK && b->type == CW_SHAPE_MASK && a->mask && b->mask))
+        return false;
+    const uint32_t binade = 1u << 23; // one power of two in a float's bits
+    uint32_t position = cw__max_u32(cw__max_u32(cw__abs_bits(ta->position.x), cw__abs_bits(ta->position.y)),
+                                    cw__max_u32(cw__abs_bits(tb->position.x), cw__abs_bits(tb->position.y)));
+    uint32_t origin = cw__max_u32(cw__max_u32(cw__abs_bits(ta->origin.x), cw__abs_bits(ta->origin.y)),
+                                  cw__max_u32(cw__abs_bits(tb->origin.x), cw__abs_bits(tb->origin.y)));
+    uint32_t scale = cw__max_u32(cw__abs_bits(ta->scale.x) - (127u - 4) * binade,
+                                 cw__abs_bits(ta->scale.y) - (127u - 4) * binade);
+    uint32_t unlike = (float_bits(ta->scale.x) ^ float_bits(tb->scale.x)) |
+                      (float_bits(ta->scale.y) ^ float_bits(tb->scale.y)) | cw__abs_bits(ta->rotation) |
+                      cw__abs_bits(tb->rotation);
+    return (position < (127u + 16) * binade) & (origin < (127u + 14) * binade) & (scale < 8 * binade) &
+           (unlike == 0);
+}
+
+// The slow check for an unrotated pair whose placements are not moderate: finite, not mirrored
+// (left to the general path), and rounding far below the tolerance (else the general path consults
+// the AABBs).
 static bool unrotated_is_plain(const cw_mask *ma, const cw_transform *ta, const cw_mask *mb, const cw_transform *tb)
 {
     return cw__transform_is_finite(ta) && cw__transform_is_finite(tb) && ta->scale.x > 0 && ta->scale.y > 0 &&
            !rounding_matters_unrotated(ma, ta, mb, tb);
 }
 
-// The most common sprite pair, two unrotated masks at the same scale, without the general setup.
-// Returns false (not handled) for anything else, bad input included, which then takes the full path.
-static bool try_unrotated(const cw_shape *a, const cw_transform *ta, const cw_shape *b, const cw_transform *tb,
-                          bool *hit)
+// An unrotated pair (is_unrotated_pair) without the general setup: the offset of A's texel grid in
+// B's, summed as cw__map_between() sums it for such a pair (so that the world's answer is the same),
+// and the word-wise test. No canonical order is needed: with the shapes swapped every step rounds to
+// exactly the negated bits (IEEE rounding is symmetric in sign), and the translated test judges an
+// offset and its negation alike, so (a, b) and (b, a) give the same answer.
+static bool unrotated_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b, const cw_transform *tb)
 {
-    if (!(a && b && ta && tb && a->type == CW_SHAPE_MASK && b->type == CW_SHAPE_MASK && a->mask && b->mask &&
-          ta->rotation == 0 && tb->rotation == 0 && ta->scale.x == tb->scale.x && ta->scale.y == tb->scale.y))
-        return false;
-    // Both masks (no box side to bound); the scales are equal, so one sign check says neither is mirrored.
-    bool moderate = cw__placement_is_moderate(a, ta) && cw__placement_is_moderate(b, tb) && ta->scale.x > 0 &&
-                    ta->scale.y > 0;
-    if (!moderate && !unrotated_is_plain(a->mask, ta, b->mask, tb))
-        return false;
-    // Canonical order (by mask content, then placement) so that (a, b) and (b, a) compute the same
-    // thing, whatever the masks' addresses.
-    int by_content = cw__mask_compare(a->mask, b->mask);
-    bool swap = by_content != 0                  ? by_content > 0
-                : ta->position.x != tb->position.x ? ta->position.x > tb->position.x
-                : ta->position.y != tb->position.y ? ta->position.y > tb->position.y
-                : ta->origin.x != tb->origin.x     ? ta->origin.x > tb->origin.x
-                                                   : ta->origin.y > tb->origin.y;
-    if (swap) {
-        const cw_shape *s = a;
-        a = b, b = s;
-        const cw_transform *t = ta;
-        ta = tb, tb = t;
-    }
     double dx = (double)ta->position.x - tb->position.x, dy = (double)ta->position.y - tb->position.y;
     if (ta->scale.x != 1.0f) // unscaled sprites skip the division
         dx /= ta->scale.x;
     if (ta->scale.y != 1.0f)
         dy /= ta->scale.y;
-    double ox = dx - ta->origin.x + tb->origin.x, oy = dy - ta->origin.y + tb->origin.y;
-    *hit = cw__translated_overlap(a->mask, b->mask, ox, oy, CW__EPS, CW__EPS);
-    return true;
+    double ox = dx + ((double)tb->origin.x - ta->origin.x), oy = dy + ((double)tb->origin.y - ta->origin.y);
+    return cw__translated_overlap(a->mask, b->mask, ox, oy, CW__EPS, CW__EPS);
 }
 
 bool cw__overlap_bodies(const cw__body *a, const cw__body *b, cw_manifold *manifold)
@@ -113,12 +130,13 @@ bool cw__overlap_bodies(const cw__body *a, const cw__body *b, cw_manifold *manif
     return hit;
 }
 
-bool cw_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b, const cw_transform *tb,
-                cw_manifold *manifold)
+// cw_overlap() past its common case: validated, prepared and dispatched. Kept out of line so that
+// the common case runs without this path's stack frame.
+static CW__NOINLINE bool overlap_prepared(const cw_shape *a, const cw_transform *ta, const cw_shape *b,
+                                          const cw_transform *tb, cw_manifold *manifold)
 {
-    bool hit;
-    if (manifold == NULL && try_unrotated(a, ta, b, tb, &hit))
-        return hit;
+    if (manifold == NULL && is_unrotated_pair(a, ta, b, tb) && unrotated_is_plain(a->mask, ta, b->mask, tb))
+        return unrotated_overlap(a, ta, b, tb);
     cw__body body_a, body_b;
     if (!cw__prepare(a, ta, &body_a) || !cw__prepare(b, tb, &body_b))
         return false;
@@ -129,4 +147,13 @@ bool cw_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b, co
         !cw__aabbs_meet(&body_a, &body_b))
         return false;
     return cw__overlap_bodies(&body_a, &body_b, manifold);
+}
+
+bool cw_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b, const cw_transform *tb,
+                cw_manifold *manifold)
+{
+    // The most common sprite pair: two masks, unrotated at one scale, moderately placed.
+    if (manifold == NULL && is_moderate_unrotated_pair(a, ta, b, tb))
+        return unrotated_overlap(a, ta, b, tb);
+    return overlap_prepared(a, ta, b, tb, manifold);
 }

@@ -188,12 +188,13 @@ cw__map cw__map_between(const cw__body *from, const cw__body *to)
     cw__map m;
     if (cr == 1 && sr == 0 && a->sx == b->sx && a->sy == b->sy) {
         // Same rotation and scale: a translation, its offset summed so that equal pivots cancel
-        // exactly, and as cw_overlap()'s unrotated path sums it (both must give the same answer).
+        // exactly, and as cw_overlap()'s unrotated path sums it (both must give the same answer):
+        // for two unrotated bodies it rounds to exactly the negated bits with the bodies swapped.
         double dx = a->px - b->px, dy = a->py - b->py;
         double lx = b->c * dx + b->s * dy, ly = -b->s * dx + b->c * dy;
         m.ux = 1, m.uy = 0, m.vx = 0, m.vy = 1;
-        m.ox = lx / b->sx - a->ox + b->ox;
-        m.oy = ly / b->sy - a->oy + b->oy;
+        m.ox = lx / b->sx + (b->ox - a->ox);
+        m.oy = ly / b->sy + (b->oy - a->oy);
         return m;
     }
     m.ux = cr * a->sx * b->inv_sx;

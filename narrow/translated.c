@@ -3,13 +3,21 @@
 // rows, as pygame's bitmask does, with a second pass per axis where the offset has a fraction.
 #include "bits.h"
 
-// Splits an offset into its whole part and whether it has a fraction (beyond the tolerance): with
-// a fraction, A's texel i straddles B's texels i + whole and i + whole + 1.
-static int split_offset(double offset, double eps, bool *fractional)
+// The whole offsets n by which A's texel i may land on B's texel i + n with positive area beyond the
+// tolerance: |n - offset| < 1 - eps, which holds for floor(offset), floor(offset) + 1 or both.
+// Finds the least such n (and whether n + 1 holds too: A's texel then straddles two of B's);
+// false if none does. Each candidate is judged by |n - offset| alone, which rounds to the very same
+// bits for (-n, -offset): seen from B, the pair gets exactly the negated offsets, so the answer
+// never depends on which mask comes first. |offset| < 2^31 - 1.
+static bool split_offset(double offset, double eps, int *whole, bool *fractional)
 {
-    int whole = clamp_floor(offset + eps, -1000000000, 1000000000); // far apart: no overlap anyway
-    *fractional = offset - whole > eps;
-    return whole;
+    int n = (int)offset;
+    n -= offset < n; // the floor
+    double reach = 1 - eps;
+    bool low = fabs(n - offset) < reach, high = fabs(n + 1 - offset) < reach;
+    *whole = low ? n : n + 1;
+    *fractional = low & high;
+    return low | high;
 }
 
 // A's row, shifted into B's texel columns starting at `start` and widened by one texel if the
@@ -21,22 +29,29 @@ static uint64_t shifted_row(const cw_mask *a, int j, int start, int dx, bool wid
     return wide ? bits | bits_at(row, a->words, start - dx - 1) : bits;
 }
 
-
-// Whether (a[i] << shift) & b[i] is non-zero for some i < n (shift right for negative shifts).
-// The inner loop has no branch, so it vectorises; an early-exit test every 32 rows (smaller or
-// growing chunks measured slower on the benchmark).
+// Whether (a[i] << shift) & b[i] is non-zero for some i < n (shift right for negative shifts),
+// |shift| < 64. Shifting A right is shifting B left (the bits pushed out are texels past A's row),
+// so each row costs one shift. Whole chunks of 32 rows run a fixed-count loop without a branch,
+// which the compiler vectorises and unrolls, with an early-exit test after each (smaller or growing
+// chunks measured slower on the benchmark); the rest is one more such loop.
 static bool any_shifted_and(const uint64_t *a, const uint64_t *b, int n, int shift)
 {
-    int left = shift > 0 ? shift : 0, right = shift < 0 ? -shift : 0;
-    for (int i = 0, chunk = 32; i < n; i += chunk) {
-        int m = cw__int_min(chunk, n - i);
+    // Chosen by index, not by a branch: the sign is a coin toss for a predictor.
+    const uint64_t *rows[2] = {a, b};
+    int right = shift < 0;
+    a = rows[right], b = rows[!right], shift = right ? -shift : shift;
+    int i = 0;
+    for (; i + 32 <= n; i += 32) {
         uint64_t hits = 0;
-        for (int k = 0; k < m; k++)
-            hits |= ((a[i + k] << left) >> right) & b[i + k];
+        for (int k = 0; k < 32; k++)
+            hits |= (a[i + k] << shift) & b[i + k];
         if (hits)
             return true;
     }
-    return false;
+    uint64_t hits = 0;
+    for (; i < n; i++)
+        hits |= (a[i] << shift) & b[i];
+    return hits != 0;
 }
 
 // Common case: both masks at most 64 texels wide, so a row is one word. Whether any of A's rows
@@ -51,7 +66,7 @@ static bool and_rows(const cw_mask *a, const cw_mask *b, int j0, int j1, int dy,
 // With a fractional offset A's texel i straddles B's texels i + dx and i + dx + 1 (and likewise
 // rows): (A << dx | A << dx + 1) & B is (A << dx & B) | (A << dx + 1 & B), so each straddle is
 // one more pass of the plain loop.
-static bool translated_narrow(const cw_mask *a, const cw_mask *b, int dx, bool fx, bool fy, int j0, int j1,
+static CW__NOINLINE bool translated_narrow(const cw_mask *a, const cw_mask *b, int dx, bool fx, bool fy, int j0, int j1,
                               int dy)
 {
     for (int sy = 0; sy <= (fy ? 1 : 0); sy++)
@@ -61,20 +76,10 @@ static bool translated_narrow(const cw_mask *a, const cw_mask *b, int dx, bool f
     return false;
 }
 
-bool cw__translated_overlap(const cw_mask *a, const cw_mask *b, double ox, double oy, double eps_x, double eps_y)
+// Any width: A's rows shifted word by word into B's columns [k0, k1).
+static CW__NOINLINE bool translated_wide(const cw_mask *a, const cw_mask *b, int dx, bool fx, bool fy, int j0, int j1, int dy,
+                            int k0, int k1)
 {
-    if (a->count == 0 || b->count == 0)
-        return false;
-    bool fx, fy;
-    int dx = split_offset(ox, eps_x, &fx), dy = split_offset(oy, eps_y, &fy);
-    // A's rows that land on B's opaque rows (row j covers B rows j + dy, and j + dy + 1 if fy),
-    // and B's columns that A's texels reach.
-    int j0 = cw__int_max(a->y0, b->y0 - dy - fy), j1 = cw__int_min(a->y1, b->y1 - dy);
-    int k0 = cw__int_max(a->x0 + dx, b->x0), k1 = cw__int_min(a->x1 + dx + fx, b->x1);
-    if (j0 >= j1 || k0 >= k1)
-        return false;
-    if (a->words == 1 && b->words == 1 && dx > -64 && dx < 63)
-        return translated_narrow(a, b, dx, fx, fy, j0, j1, dy);
     for (int j = j0; j < j1; j++) {
         for (int s = 0; s <= (fy ? 1 : 0); s++) {
             int r = j + dy + s;
@@ -87,4 +92,26 @@ bool cw__translated_overlap(const cw_mask *a, const cw_mask *b, double ox, doubl
         }
     }
     return false;
+}
+
+bool cw__translated_overlap(const cw_mask *a, const cw_mask *b, double ox, double oy, double eps_x, double eps_y)
+{
+    // Far beyond any mask's size (and NaN): nothing meets, and the offsets fit an int below.
+    if (!(fabs(ox) < 1e9 && fabs(oy) < 1e9))
+        return false;
+    bool fx, fy;
+    int dx, dy;
+    if (!split_offset(ox, eps_x, &dx, &fx) || !split_offset(oy, eps_y, &dy, &fy))
+        return false;
+    // A's rows that land on B's opaque rows (row j covers B rows j + dy, and j + dy + 1 if fy),
+    // and B's columns that A's texels reach. An empty mask's bounds are all 0: nothing meets.
+    int j0 = cw__int_max(a->y0, b->y0 - dy - fy), j1 = cw__int_min(a->y1, b->y1 - dy);
+    int k0 = cw__int_max(a->x0 + dx, b->x0), k1 = cw__int_min(a->x1 + dx + fx, b->x1);
+    if (j0 >= j1 || k0 >= k1)
+        return false;
+    if ((a->words | b->words) != 1 || dx <= -64 || dx >= 63)
+        return translated_wide(a, b, dx, fx, fy, j0, j1, dy, k0, k1);
+    if (!fx && !fy) // whole offsets, as pixel art has them: [j0, j1) are the rows that meet
+        return any_shifted_and(a->bits + j0, b->bits + j0 + dy, j1 - j0, dx);
+    return translated_narrow(a, b, dx, fx, fy, j0, j1, dy);
 }

@@ -33,6 +33,7 @@ int main(void)
     failed += RUN_GROUP("allocator", alloc_tests);
     failed += RUN_GROUP("exact", exact_tests);
     failed += RUN_GROUP("overlap", overlap_tests);
+    failed += RUN_GROUP("translated", translated_tests);
     failed += RUN_GROUP("manifold", manifold_tests);
     failed += RUN_GROUP("minimum translation", mtd_tests);
     failed += RUN_GROUP("cast", cast_tests);

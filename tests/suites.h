@@ -29,6 +29,11 @@ extern const struct CMUnitTest exact_tests[EXACT_TEST_COUNT];
 #define OVERLAP_TEST_COUNT 7
 extern const struct CMUnitTest overlap_tests[OVERLAP_TEST_COUNT];
 
+// cw_overlap's translated path (unrotated masks at one scale) against the reference, both ways
+// round and against the world.
+#define TRANSLATED_TEST_COUNT 1
+extern const struct CMUnitTest translated_tests[TRANSLATED_TEST_COUNT];
+
 #define MANIFOLD_TEST_COUNT 8
 extern const struct CMUnitTest manifold_tests[MANIFOLD_TEST_COUNT];
 

@@ -1,0 +1,143 @@
+// cw_overlap's translated path: two masks unrotated at one scale (mirrored or not), whose texel
+// grids land on each other shifted. On seeded random pairs, narrow and wide, at whole, half, random
+// and within-rounding-of-the-tolerance offsets: the exact reference's answer where it is clear-cut,
+// the same answer both ways round and the same answer as a world holding the two bodies (whose
+// step prepares them and takes the general path to the same test) every time.
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "gen.h"
+#include "reference.h"
+#include "suites.h"
+
+#define MAX_PRINTED 10
+
+// A random mask: narrow (at most 64 texels, one word a row) three times in four, else wide; short
+// enough for the reference to stay quick.
+static void random_mask(gen_rng *r, gen_shape *s)
+{
+    bool wide = gen_chance(r, 0.25);
+    int w = wide ? gen_int(r, 65, 150) : gen_int(r, 1, 64), h = gen_int(r, 1, wide ? 6 : 100);
+    unsigned char *solid = malloc((size_t)w * (size_t)h);
+    assert_non_null(solid);
+    gen_pattern p = (gen_pattern)gen_int(r, 1, GEN_PATTERN_COUNT - 1);
+    double density = gen_chance(r, 0.3) ? gen_range(r, 0.002, 0.03) : gen_range(r, 0.2, 0.9); // sparse: one texel decides
+    uint64_t seed = gen_next(r);
+    gen_pattern_fill(solid, w, h, p, density, seed);
+    assert_true(gen_mask_shape(s, solid, w, h, p, density, seed));
+}
+
+// Places B against A along one axis, setting B's position and both origins there so
+// that A's texel grid lands at local offset ox = (pa - pb) / s + (origin_b - origin_a) in B's: by
+// kind, a whole number of texels, a half, any fraction, or within a few floats of the touching
+// tolerance (1e-6 texels) either side of a whole number, where rounding decides. Returns whether
+// the offset is of that last kind.
+static bool place_axis(gen_rng *r, float scale, float *pa, float *pb, float *oa, float *ob,
+                       int a_size, int b_size)
+{
+    int kind = gen_int(r, 0, 3);
+    float whole = (float)gen_int(r, -a_size, b_size); // where A's texels [0, a_size) may reach B's
+    if (kind == 3) {
+        // The fraction in A's pivot (B's at 0), so that no float rounds it away: (pa - pb) / s is
+        // whole and exact for these scales and positions.
+        float near = 1e-6f;
+        for (int steps = gen_int(r, -4, 4); steps != 0; steps += steps < 0 ? 1 : -1)
+            near = nextafterf(near, steps < 0 ? 0.0f : 1.0f);
+        float fraction = gen_chance(r, 0.5) ? near : 1 - near;
+        fraction = gen_chance(r, 0.5) ? fraction : -fraction;
+        *oa = -fraction, *ob = 0;
+        *pb = *pa - whole * scale;
+        return true;
+    }
+    *oa = (float)(gen_int(r, 0, 4 * a_size) / 4.0), *ob = (float)(gen_int(r, 0, 4 * b_size) / 4.0);
+    double offset = whole + (kind == 0 ? 0 : kind == 1 ? 0.5 : gen_unit(r));
+    *pb = (float)(*pa - (offset - ((double)*ob - *oa)) * scale);
+    return false;
+}
+
+// Whether the world finds the two bodies touching after a step.
+static bool world_says(cw_world *world, const gen_shape *a, const cw_transform *ta, const gen_shape *b,
+                       const cw_transform *tb)
+{
+    cw_body_def def = cw_default_body_def();
+    def.shape = a->shape, def.transform = *ta;
+    cw_body_id ida = cw_body_create(world, &def);
+    def.shape = b->shape, def.transform = *tb;
+    cw_body_id idb = cw_body_create(world, &def);
+    assert_false(cw_body_id_is_null(ida) || cw_body_id_is_null(idb));
+    cw_world_step(world);
+    bool touching = cw_pair_touching(world, ida, idb);
+    cw_body_destroy(world, ida);
+    cw_body_destroy(world, idb);
+    cw_world_step(world);
+    return touching;
+}
+
+static void test_translated_pairs(void **state)
+{
+    (void)state;
+    cw_world_def wd = cw_default_world_def();
+    wd.manifolds = false;
+    cw_world *world = cw_world_create(&wd);
+    assert_non_null(world);
+    int n = gen_scaled(6000), judged = 0, overlapping = 0, mirrored = 0, near_tolerance = 0, failures = 0;
+    uint64_t only;
+    bool have_only = gen_only_seed(&only);
+    for (int k = 0; k < n; k++) {
+        uint64_t seed = 0x7a4e0000ull + (uint64_t)k;
+        if (have_only && seed != only)
+            continue;
+        gen_rng r = gen_seed(seed);
+        gen_shape a, b;
+        random_mask(&r, &a);
+        random_mask(&r, &b);
+        static const float scales[] = {1, 1, 2, 0.5f, 3, 0.75f, 1.25f};
+        float sx = scales[gen_int(&r, 0, 6)], sy = gen_chance(&r, 0.7) ? sx : scales[gen_int(&r, 0, 6)];
+        sx = gen_chance(&r, 0.3) ? -sx : sx, sy = gen_chance(&r, 0.2) ? -sy : sy;
+        mirrored += sx < 0 || sy < 0;
+        cw_transform ta = cw_default_transform(), tb = cw_default_transform();
+        ta.scale = tb.scale = (cw_vec2){sx, sy};
+        ta.rotation = gen_chance(&r, 0.5) ? 0.0f : -0.0f;
+        tb.rotation = gen_chance(&r, 0.5) ? 0.0f : -0.0f;
+        ta.position = (cw_vec2){(float)(gen_int(&r, -8000, 8000) / 8.0), (float)(gen_int(&r, -8000, 8000) / 8.0)};
+        bool fine_x = place_axis(&r, sx, &ta.position.x, &tb.position.x, &ta.origin.x, &tb.origin.x,
+                                 a.w, b.w);
+        bool fine_y = place_axis(&r, sy, &ta.position.y, &tb.position.y, &ta.origin.y, &tb.origin.y,
+                                 a.h, b.h);
+        near_tolerance += fine_x || fine_y;
+        cw_clear_error();
+        bool ab = cw_overlap(&a.shape, &ta, &b.shape, &tb, NULL), ba = cw_overlap(&b.shape, &tb, &a.shape, &ta, NULL);
+        assert_string_equal(cw_last_error(), "");
+        bool in_world = world_says(world, &a, &ta, &b, &tb);
+        double m = ref_margin_capped(&a.ref, &ta, &b.ref, &tb, 0.01);
+        bool clear = fabs(m) >= 1e-3;
+        judged += clear;
+        overlapping += clear && m > 0;
+        if (ab != ba || ab != in_world || (clear && ab != (m > 0))) {
+            if (++failures <= MAX_PRINTED) {
+                printf("  case %#llx: cw_overlap(a, b) %d, (b, a) %d, world %d, reference margin %.9g\n",
+                       (unsigned long long)seed, ab, ba, in_world, m);
+                gen_print_shape(stdout, "a", &a);
+                gen_print_transform(stdout, "ta", &ta);
+                gen_print_shape(stdout, "b", &b);
+                gen_print_transform(stdout, "tb", &tb);
+            }
+        }
+        gen_shape_free(&a);
+        gen_shape_free(&b);
+    }
+    cw_world_destroy(world);
+    printf("  translated pairs: %d cases (%d mirrored, %d within rounding of the tolerance), %d judged by the "
+           "reference (%d overlapping), %d failed\n",
+           n, mirrored, near_tolerance, judged, overlapping, failures);
+    assert_int_equal(failures, 0);
+    if (!have_only && n >= 100) { // both answers well represented among the clear-cut cases
+        assert_true(overlapping * 5 > judged && (judged - overlapping) * 5 > judged);
+        assert_true(judged * 2 > n);
+    }
+}
+
+const struct CMUnitTest translated_tests[TRANSLATED_TEST_COUNT] = {
+    cmocka_unit_test(test_translated_pairs),
+};
