@@ -37,6 +37,11 @@ struct cw_mask {
     int32_t *spans;       // per row: first opaque x, last opaque x + 1 (0, 0 if empty)
     int32_t *hull;        // convex hull of the opaque texels' corners: hull_count (x, y) points
     int hull_count;
+    // At most 8 points (x, y) around every opaque texel: the hull when it has no more points than
+    // the 8-direction polygon, else that polygon's corners. What the probe maps into the other
+    // mask, at a bounded cost however round the sprite (a disc's hull has dozens of points).
+    double outline[16];
+    int outline_count;
     uint64_t hash;        // of the size and the opaque bits: orders pairs by content, never by address
     uint64_t *bits;       // height * words; bit i of word w in row j is texel (64 * w + i, j)
 };

@@ -17,6 +17,8 @@ const cw_mask cw__unit_mask = {
     .spans = unit_spans,
     .hull = unit_hull,
     .hull_count = 4,
+    .outline = {0, 0, 1, 0, 1, 1, 0, 1},
+    .outline_count = 4,
     .hash = 0x9e3779b97f4a7c15ull,
     .bits = unit_bits,
 };
@@ -216,6 +218,26 @@ int cw__mask_compare(const cw_mask *a, const cw_mask *b)
     return memcmp(a->bits, b->bits, (size_t)a->words * (size_t)a->height * sizeof *a->bits);
 }
 
+// The outline (see cw_mask): the 8-direction polygon's corners are the opaque box cut by its four
+// diagonal bounds.
+static void compute_outline(cw_mask *m)
+{
+    if (m->count == 0)
+        return;
+    const cw__dop8 *d = &m->dop;
+    double x[CW__POLYGON_MAX] = {d->x0, d->x1, d->x1, d->x0}, y[CW__POLYGON_MAX] = {d->y0, d->y0, d->y1, d->y1};
+    int n = cw__clip_polygon(x, y, 4, 1, 1, d->sum1);
+    n = cw__clip_polygon(x, y, n, -1, -1, -d->sum0);
+    n = cw__clip_polygon(x, y, n, 1, -1, d->diff1);
+    n = cw__clip_polygon(x, y, n, -1, 1, -d->diff0);
+    bool hull = m->hull_count <= n;
+    m->outline_count = hull ? m->hull_count : n;
+    for (int k = 0; k < m->outline_count; k++) {
+        m->outline[2 * k] = hull ? m->hull[2 * k] : x[k];
+        m->outline[2 * k + 1] = hull ? m->hull[2 * k + 1] : y[k];
+    }
+}
+
 // Shared by both constructors: `bpp` bytes per pixel, alpha at byte `alpha_offset` of each pixel.
 static cw_mask *build(const uint8_t *pixels, int width, int height, int pitch, int bpp, int alpha_offset,
                       uint8_t threshold)
@@ -236,6 +258,7 @@ static cw_mask *build(const uint8_t *pixels, int width, int height, int pitch, i
     compute_bounds(m);
     m->hash = content_hash(m);
     compute_hull(m, (int32_t *)((unsigned char *)m->hull - (size_t)(height + 1) * 2 * 2 * sizeof(int32_t)));
+    compute_outline(m);
     return m;
 }
 

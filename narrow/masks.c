@@ -534,21 +534,42 @@ static bool opaque_inside(const cw__body *body, double x, double y)
     return (cw__row(m, j)[i >> 6] >> (i & 63)) & 1u;
 }
 
-// Cheap answers first: the boxes around the opaque texels do not meet (apart), or a sample point
-// lies strictly inside an opaque texel of both (hit: a small disc around it is in both regions).
+// The box in `to`'s texel space where `from`'s opaque texels may meet `to`'s, as [lo, hi] on x and
+// y; false if there is none (apart). `from`'s outline (its opaque hull, or its 8-direction polygon
+// where that has fewer corners), mapped by m, is measured along `to`'s eight directions and
+// compared with `to`'s 8-direction polygon: apart along x or y if the overlap is within the
+// tolerance, as the opaque boxes always were; along a diagonal only if the outline does not reach
+// the polygon at all, which no walk could call an overlap either. Most pairs whose boxes meet but
+// whose sprites do not (two discs side by side, corner to corner) end here.
+static bool outline_meets_dop(const cw__body *from, const cw__body *to, const cw__map *m, double box[4])
+{
+    const cw_mask *f = from->mask;
+    const cw__dop8 *d = &to->mask->dop;
+    double lo_x = INFINITY, lo_y = INFINITY, hi_x = -INFINITY, hi_y = -INFINITY;
+    double lo_sum = INFINITY, hi_sum = -INFINITY, lo_diff = INFINITY, hi_diff = -INFINITY;
+    for (int k = 0; k < f->outline_count; k++) {
+        double x = f->outline[2 * k], y = f->outline[2 * k + 1];
+        double bx = m->ox + x * m->ux + y * m->vx, by = m->oy + x * m->uy + y * m->vy;
+        lo_x = cw__min(lo_x, bx), hi_x = cw__max(hi_x, bx), lo_y = cw__min(lo_y, by), hi_y = cw__max(hi_y, by);
+        lo_sum = cw__min(lo_sum, bx + by), hi_sum = cw__max(hi_sum, bx + by);
+        lo_diff = cw__min(lo_diff, bx - by), hi_diff = cw__max(hi_diff, bx - by);
+    }
+    box[0] = cw__max(lo_x, d->x0), box[2] = cw__min(hi_x, d->x1);
+    box[1] = cw__max(lo_y, d->y0), box[3] = cw__min(hi_y, d->y1);
+    return box[2] - box[0] > to->eps_x && box[3] - box[1] > to->eps_y && hi_sum > d->sum0 && lo_sum < d->sum1 &&
+           hi_diff > d->diff0 && lo_diff < d->diff1;
+}
+
+// Cheap answers first: either outline misses the other's 8-direction polygon (apart), or a sample
+// point lies strictly inside an opaque texel of both (hit: a small disc around it is in both
+// regions).
 static probe_result probe(const cw__body *body_a, const cw__body *body_b, const cw__map *ab, const cw__map *ba)
 {
-    const cw_mask *a = body_a->mask, *b = body_b->mask;
-    double lo_x = INFINITY, lo_y = INFINITY, hi_x = -INFINITY, hi_y = -INFINITY;
-    for (int c = 0; c < 4; c++) {
-        double x = c & 1 ? a->x1 : a->x0, y = c & 2 ? a->y1 : a->y0;
-        double bx = ab->ox + x * ab->ux + y * ab->vx, by = ab->oy + x * ab->uy + y * ab->vy;
-        lo_x = cw__min(lo_x, bx), hi_x = cw__max(hi_x, bx), lo_y = cw__min(lo_y, by), hi_y = cw__max(hi_y, by);
-    }
-    lo_x = cw__max(lo_x, b->x0), hi_x = cw__min(hi_x, b->x1);
-    lo_y = cw__max(lo_y, b->y0), hi_y = cw__min(hi_y, b->y1);
-    if (hi_x - lo_x <= body_b->eps_x || hi_y - lo_y <= body_b->eps_y)
+    const cw_mask *b = body_b->mask;
+    double shared[4]; // where A may meet B, in B's texel space
+    if (!outline_meets_dop(body_a, body_b, ab, shared))
         return PROBE_APART;
+    double lo_x = shared[0], lo_y = shared[1], hi_x = shared[2], hi_y = shared[3];
     // A 4 x 4 pattern over the shared box, odd fractions to avoid texel edges; across each row the
     // pattern spreads over B's opaque span there, so most samples land on B.
     static const double at[4] = {0.382, 0.618, 0.127, 0.873};
@@ -564,7 +585,8 @@ static probe_result probe(const cw__body *body_a, const cw__body *body_b, const 
         if (opaque_inside(body_a, ba->ox + x * ba->ux + y * ba->vx, ba->oy + x * ba->uy + y * ba->vy))
             return PROBE_HIT;
     }
-    return PROBE_UNKNOWN;
+    double unused[4];
+    return outline_meets_dop(body_b, body_a, ba, unused) ? PROBE_UNKNOWN : PROBE_APART;
 }
 
 // Walk both ways at once: either walk alone is exact, and one is often far cheaper (a small sprite
