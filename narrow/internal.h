@@ -226,10 +226,16 @@ bool cw__masks_overlap(const cw__body *a, const cw__body *b);
 bool cw__masks_overlap_moving(const cw__body *a, const cw__body *b, double dx, double dy);
 
 // Exact test for two masks with the same rotation and scale, mask a's texel (i, j) landing on
-// mask b's local point (i + ox, j + oy): a word-wise shift-and-AND.
-// eps_x and eps_y are the touching tolerance in b's texel units. Symmetric to the bit: (b, a, -ox,
-// -oy) gives the same answer (with the same tolerance).
-bool cw__translated_overlap(const cw_mask *a, const cw_mask *b, double ox, double oy, double eps_x, double eps_y);
+// mask b's local point (i + ox, j + oy): a word-wise shift-and-AND. With flip_x (flip_y) a lands
+// mirrored: its texel column i covers b's local x in [ox - i - 1, ox - i] (rows likewise); only for
+// masks cw__can_mirror() takes. eps_x and eps_y are the touching tolerance in b's texel units.
+// Symmetric to the bit: (b, a) with the negated offset on an axis that is not mirrored and the
+// same offset on one that is gives the same answer (with the same tolerance).
+bool cw__translated_overlap(const cw_mask *a, const cw_mask *b, double ox, double oy, bool flip_x, bool flip_y,
+                            double eps_x, double eps_y);
+
+// Whether cw__translated_overlap() takes the two masks mirrored: both at most 64 texels wide.
+static inline bool cw__can_mirror(const cw_mask *a, const cw_mask *b) { return (a->words | b->words) == 1; }
 
 // One overlapping piece: walked texels [i0, i1) of row j against texel k of the other's row band.
 typedef struct cw__piece {

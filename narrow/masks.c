@@ -8,7 +8,8 @@
 //
 // What keeps it fast: rows and runs are first clipped against B's 8-direction bounding polygon,
 // the direction (which mask is walked) is chosen by an estimate of the work, and the pure
-// translation case (same rotation and scale, the common unrotated sprite) is a word-wise shift-and-AND.
+// translation case (same rotation and scale, the common unrotated sprite, mirrored or not) is a
+// word-wise shift-and-AND.
 #include "bits.h"
 
 #include <math.h>
@@ -17,6 +18,13 @@
 static bool is_translation(const cw__map *m)
 {
     return fabs(m->ux - 1) < 1e-12 && fabs(m->uy) < 1e-12 && fabs(m->vx) < 1e-12 && fabs(m->vy - 1) < 1e-12;
+}
+
+// Same rotation and scale but for a sign: one sprite mirrored against the other (cw__map_between()
+// makes such maps exactly).
+static bool is_mirroring(const cw__map *m)
+{
+    return m->uy == 0 && m->vx == 0 && fabs(m->ux) == 1 && fabs(m->vy) == 1;
 }
 
 // --- the general case: runs of A against row bands of B ---
@@ -622,7 +630,9 @@ bool cw__masks_overlap(const cw__body *a, const cw__body *b)
         return false;
     cw__map ab = cw__map_between(a, b);
     if (is_translation(&ab))
-        return cw__translated_overlap(ma, mb, ab.ox, ab.oy, b->eps_x, b->eps_y);
+        return cw__translated_overlap(ma, mb, ab.ox, ab.oy, false, false, b->eps_x, b->eps_y);
+    if (is_mirroring(&ab) && cw__can_mirror(ma, mb))
+        return cw__translated_overlap(ma, mb, ab.ox, ab.oy, ab.ux < 0, ab.vy < 0, b->eps_x, b->eps_y);
     cw__map ba = cw__map_between(b, a);
     probe_result quick = probe(a, b, &ab, &ba);
     if (quick != PROBE_UNKNOWN)

@@ -60,9 +60,10 @@ static inline uint32_t float_bits(float x)
     return bits;
 }
 
-// is_unrotated_pair() for two masks with both placements moderate (cw__moderate(): finite, so
-// valid, and rounding never matters), with the float tests done on the bits in one branch: the
-// common sprite pair's only check. For moderate scales, equal bits are equal values.
+// Whether two masks are placed unrotated at one scale but for the signs (so that one may be
+// mirrored against the other) with both placements moderate (cw__moderate(): finite, so valid, and
+// rounding never matters), the float tests done on the bits in one branch: the common sprite pair's
+// only check. For moderate scales, equal bits are equal values.
 static inline bool is_moderate_unrotated_pair(const cw_shape *a, const cw_transform *ta, const cw_shape *b,
                                               const cw_transform *tb)
 {
@@ -75,9 +76,9 @@ static inline bool is_moderate_unrotated_pair(const cw_shape *a, const cw_transf
                                   cw__max_u32(cw__abs_bits(tb->origin.x), cw__abs_bits(tb->origin.y)));
     uint32_t scale = cw__max_u32(cw__abs_bits(ta->scale.x) - (127u - 4) * binade,
                                  cw__abs_bits(ta->scale.y) - (127u - 4) * binade);
-    uint32_t unlike = (float_bits(ta->scale.x) ^ float_bits(tb->scale.x)) |
-                      (float_bits(ta->scale.y) ^ float_bits(tb->scale.y)) | cw__abs_bits(ta->rotation) |
-                      cw__abs_bits(tb->rotation);
+    uint32_t unlike = ((float_bits(ta->scale.x) ^ float_bits(tb->scale.x)) & 0x7fffffffu) |
+                      ((float_bits(ta->scale.y) ^ float_bits(tb->scale.y)) & 0x7fffffffu) |
+                      cw__abs_bits(ta->rotation) | cw__abs_bits(tb->rotation);
     return (position < (127u + 16) * binade) & (origin < (127u + 14) * binade) & (scale < 8 * binade) &
            (unlike == 0);
 }
@@ -91,7 +92,7 @@ static bool unrotated_is_plain(const cw_mask *ma, const cw_transform *ta, const 
            !rounding_matters_unrotated(ma, ta, mb, tb);
 }
 
-// An unrotated pair (is_unrotated_pair) without the general setup: the offset of A's texel grid in
+// An unrotated pair (is_unrotated_pair()) without the general setup: the offset of A's texel grid in
 // B's, summed as cw__map_between() sums it for such a pair (so that the world's answer is the same),
 // and the word-wise test. No canonical order is needed: with the shapes swapped every step rounds to
 // exactly the negated bits (IEEE rounding is symmetric in sign), and the translated test judges an
@@ -99,12 +100,30 @@ static bool unrotated_is_plain(const cw_mask *ma, const cw_transform *ta, const 
 static bool unrotated_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b, const cw_transform *tb)
 {
     double dx = (double)ta->position.x - tb->position.x, dy = (double)ta->position.y - tb->position.y;
-    if (ta->scale.x != 1.0f) // unscaled sprites skip the division
-        dx /= ta->scale.x;
-    if (ta->scale.y != 1.0f)
-        dy /= ta->scale.y;
+    if (tb->scale.x != 1.0f) // unscaled sprites skip the division
+        dx /= tb->scale.x;
+    if (tb->scale.y != 1.0f)
+        dy /= tb->scale.y;
     double ox = dx + ((double)tb->origin.x - ta->origin.x), oy = dy + ((double)tb->origin.y - ta->origin.y);
-    return cw__translated_overlap(a->mask, b->mask, ox, oy, CW__EPS, CW__EPS);
+    return cw__translated_overlap(a->mask, b->mask, ox, oy, false, false, CW__EPS, CW__EPS);
+}
+
+// The same for a pair one of which is mirrored against the other (one facing left, one right):
+// A's scale is B's with the sign turned on the axes in `flips` (bit 0: x, bit 1: y). On such an
+// axis the pivots add (cw__map_between() again), a sum that rounds to the same bits either way
+// round, as the mirrored test wants. False in *handled where the masks are too wide to test so.
+static CW__NOINLINE bool mirrored_pair_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b,
+                                               const cw_transform *tb, unsigned flips, bool *handled)
+{
+    *handled = cw__can_mirror(a->mask, b->mask);
+    if (!*handled)
+        return false;
+    bool flip_x = flips & 1, flip_y = flips & 2;
+    double dx = ((double)ta->position.x - tb->position.x) / tb->scale.x;
+    double dy = ((double)ta->position.y - tb->position.y) / tb->scale.y;
+    double ox = dx + (flip_x ? (double)tb->origin.x + ta->origin.x : (double)tb->origin.x - ta->origin.x);
+    double oy = dy + (flip_y ? (double)tb->origin.y + ta->origin.y : (double)tb->origin.y - ta->origin.y);
+    return cw__translated_overlap(a->mask, b->mask, ox, oy, flip_x, flip_y, CW__EPS, CW__EPS);
 }
 
 bool cw__overlap_bodies(const cw__body *a, const cw__body *b, cw_manifold *manifold)
@@ -152,8 +171,17 @@ static CW__NOINLINE bool overlap_prepared(const cw_shape *a, const cw_transform 
 bool cw_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b, const cw_transform *tb,
                 cw_manifold *manifold)
 {
-    // The most common sprite pair: two masks, unrotated at one scale, moderately placed.
-    if (manifold == NULL && is_moderate_unrotated_pair(a, ta, b, tb))
-        return unrotated_overlap(a, ta, b, tb);
+    // The most common sprite pair: two masks, unrotated at one scale (mirrored or not), moderately
+    // placed.
+    if (manifold == NULL && is_moderate_unrotated_pair(a, ta, b, tb)) {
+        // The scales' magnitudes are equal: their sign bits say which axes are mirrored.
+        unsigned flips = ((float_bits(ta->scale.x) ^ float_bits(tb->scale.x)) >> 31) |
+                         ((float_bits(ta->scale.y) ^ float_bits(tb->scale.y)) >> 31 << 1);
+        if (flips == 0)
+            return unrotated_overlap(a, ta, b, tb);
+        bool handled, hit = mirrored_pair_overlap(a, ta, b, tb, flips, &handled);
+        if (handled)
+            return hit;
+    }
     return overlap_prepared(a, ta, b, tb, manifold);
 }

@@ -1,20 +1,25 @@
 // Exact overlap of two masks with the same rotation and scale (the common unrotated sprite): mask
 // A's texel grid lands on B's shifted by a fixed offset, so the test is a word-wise shift-and-AND of
-// rows, as pygame's bitmask does, with a second pass per axis where the offset has a fraction.
+// rows, as pygame's bitmask does, with a second pass per axis where the offset has a fraction. A
+// sprite mirrored against the other (one facing left, one right) lands mirrored: the same test on
+// A's rows reversed, bit by bit or in order.
 #include "bits.h"
 
 // The whole offsets n by which A's texel i may land on B's texel i + n with positive area beyond the
-// tolerance: |n - offset| < 1 - eps, which holds for floor(offset), floor(offset) + 1 or both.
-// Finds the least such n (and whether n + 1 holds too: A's texel then straddles two of B's);
-// false if none does. Each candidate is judged by |n - offset| alone, which rounds to the very same
-// bits for (-n, -offset): seen from B, the pair gets exactly the negated offsets, so the answer
-// never depends on which mask comes first. |offset| < 2^31 - 1.
-static bool split_offset(double offset, double eps, int *whole, bool *fractional)
+// tolerance, A's texels counted from `base` (0, or A's size where it lands mirrored: see
+// cw__translated_overlap): |n + base - offset| < 1 - eps, which holds for floor(offset) - base, the
+// next whole number or both. Finds the least such n (and whether n + 1 holds too: A's texel then
+// straddles two of B's); false if none does. Each candidate is judged by |n + base - offset| alone:
+// seen from B the pair gets exactly the negated offset (or, mirrored, the same offset with B's size
+// as base), and the same texel pairs give the same whole number there, so the answer never
+// depends on which mask comes first. |offset| < 1e9.
+static bool split_offset(double offset, int base, double eps, int *whole, bool *fractional)
 {
-    int n = (int)offset;
-    n -= offset < n; // the floor
+    double shifted = offset - base;
+    int n = (int)shifted;
+    n -= shifted < n; // the floor
     double reach = 1 - eps;
-    bool low = fabs(n - offset) < reach, high = fabs(n + 1 - offset) < reach;
+    bool low = fabs((n + base) - offset) < reach, high = fabs((n + 1 + base) - offset) < reach;
     *whole = low ? n : n + 1;
     *fractional = low & high;
     return low | high;
@@ -66,8 +71,8 @@ static bool and_rows(const cw_mask *a, const cw_mask *b, int j0, int j1, int dy,
 // With a fractional offset A's texel i straddles B's texels i + dx and i + dx + 1 (and likewise
 // rows): (A << dx | A << dx + 1) & B is (A << dx & B) | (A << dx + 1 & B), so each straddle is
 // one more pass of the plain loop.
-static CW__NOINLINE bool translated_narrow(const cw_mask *a, const cw_mask *b, int dx, bool fx, bool fy, int j0, int j1,
-                              int dy)
+static CW__NOINLINE bool translated_narrow(const cw_mask *a, const cw_mask *b, int dx, bool fx, bool fy, int j0,
+                                           int j1, int dy)
 {
     for (int sy = 0; sy <= (fy ? 1 : 0); sy++)
         for (int sx = 0; sx <= (fx ? 1 : 0); sx++)
@@ -76,9 +81,45 @@ static CW__NOINLINE bool translated_narrow(const cw_mask *a, const cw_mask *b, i
     return false;
 }
 
+// The 64 bits of x in reverse order.
+static uint64_t reversed(uint64_t x)
+{
+    x = ((x >> 1) & 0x5555555555555555ull) | ((x & 0x5555555555555555ull) << 1);
+    x = ((x >> 2) & 0x3333333333333333ull) | ((x & 0x3333333333333333ull) << 2);
+    x = ((x >> 4) & 0x0F0F0F0F0F0F0F0Full) | ((x & 0x0F0F0F0F0F0F0F0Full) << 4);
+    x = ((x >> 8) & 0x00FF00FF00FF00FFull) | ((x & 0x00FF00FF00FF00FFull) << 8);
+    x = ((x >> 16) & 0x0000FFFF0000FFFFull) | ((x & 0x0000FFFF0000FFFFull) << 16);
+    return (x >> 32) | (x << 32);
+}
+
+// Narrow masks, A mirrored: row j of A mirrored (its row height - 1 - j if flip_y, its bits reversed
+// within its width if flip_x), shifted by dx texels, against B's row j + dy, for the rows [j0, j1)
+// of mirrored A that meet B's opaque rows, with a pass per straddle as in translated_narrow.
+static CW__NOINLINE bool mirrored_narrow(const cw_mask *a, const cw_mask *b, int dx, bool fx, bool fy, int j0,
+                                         int j1, int dy, bool flip_x, bool flip_y)
+{
+    for (int sy = 0; sy <= (fy ? 1 : 0); sy++) {
+        int from = cw__int_max(j0, b->y0 - dy - sy), to = cw__int_min(j1, b->y1 - dy - sy);
+        for (int sx = 0; sx <= (fx ? 1 : 0); sx++) {
+            int shift = dx + sx;
+            if (shift <= -64 || shift >= 64) // A lands past B's 64 columns
+                continue;
+            uint64_t hits = 0;
+            for (int j = from; j < to; j++) {
+                uint64_t row = a->bits[flip_y ? a->height - 1 - j : j];
+                row = flip_x ? reversed(row) >> (64 - a->width) : row;
+                hits |= (shift >= 0 ? row << shift : row >> -shift) & b->bits[j + dy + sy];
+            }
+            if (hits)
+                return true;
+        }
+    }
+    return false;
+}
+
 // Any width: A's rows shifted word by word into B's columns [k0, k1).
-static CW__NOINLINE bool translated_wide(const cw_mask *a, const cw_mask *b, int dx, bool fx, bool fy, int j0, int j1, int dy,
-                            int k0, int k1)
+static CW__NOINLINE bool translated_wide(const cw_mask *a, const cw_mask *b, int dx, bool fx, bool fy, int j0,
+                                         int j1, int dy, int k0, int k1)
 {
     for (int j = j0; j < j1; j++) {
         for (int s = 0; s <= (fy ? 1 : 0); s++) {
@@ -94,14 +135,35 @@ static CW__NOINLINE bool translated_wide(const cw_mask *a, const cw_mask *b, int
     return false;
 }
 
-bool cw__translated_overlap(const cw_mask *a, const cw_mask *b, double ox, double oy, double eps_x, double eps_y)
+// Far beyond any mask's size (and NaN): nothing meets, and the offsets fit an int.
+static bool far_apart(double ox, double oy) { return !(fabs(ox) < 1e9 && fabs(oy) < 1e9); }
+
+// cw__translated_overlap() with A mirrored on an axis or both: A's texel i is its texel size - 1 - i
+// counted the other way, so the grid of A mirrored lands on B's at offset - size.
+static CW__NOINLINE bool mirrored_overlap(const cw_mask *a, const cw_mask *b, double ox, double oy, bool flip_x,
+                                          bool flip_y, double eps_x, double eps_y)
 {
-    // Far beyond any mask's size (and NaN): nothing meets, and the offsets fit an int below.
-    if (!(fabs(ox) < 1e9 && fabs(oy) < 1e9))
-        return false;
     bool fx, fy;
     int dx, dy;
-    if (!split_offset(ox, eps_x, &dx, &fx) || !split_offset(oy, eps_y, &dy, &fy))
+    if (far_apart(ox, oy) || !split_offset(ox, flip_x ? a->width : 0, eps_x, &dx, &fx) ||
+        !split_offset(oy, flip_y ? a->height : 0, eps_y, &dy, &fy))
+        return false;
+    // As in cw__translated_overlap(), with A's opaque bounds mirrored.
+    int ax0 = flip_x ? a->width - a->x1 : a->x0, ax1 = flip_x ? a->width - a->x0 : a->x1;
+    int ay0 = flip_y ? a->height - a->y1 : a->y0, ay1 = flip_y ? a->height - a->y0 : a->y1;
+    int j0 = cw__int_max(ay0, b->y0 - dy - fy), j1 = cw__int_min(ay1, b->y1 - dy);
+    int k0 = cw__int_max(ax0 + dx, b->x0), k1 = cw__int_min(ax1 + dx + fx, b->x1);
+    return j0 < j1 && k0 < k1 && mirrored_narrow(a, b, dx, fx, fy, j0, j1, dy, flip_x, flip_y);
+}
+
+bool cw__translated_overlap(const cw_mask *a, const cw_mask *b, double ox, double oy, bool flip_x, bool flip_y,
+                            double eps_x, double eps_y)
+{
+    if (flip_x || flip_y)
+        return mirrored_overlap(a, b, ox, oy, flip_x, flip_y, eps_x, eps_y);
+    bool fx, fy;
+    int dx, dy;
+    if (far_apart(ox, oy) || !split_offset(ox, 0, eps_x, &dx, &fx) || !split_offset(oy, 0, eps_y, &dy, &fy))
         return false;
     // A's rows that land on B's opaque rows (row j covers B rows j + dy, and j + dy + 1 if fy),
     // and B's columns that A's texels reach. An empty mask's bounds are all 0: nothing meets.

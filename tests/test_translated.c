@@ -1,5 +1,5 @@
-// cw_overlap's translated path: two masks unrotated at one scale (mirrored or not), whose texel
-// grids land on each other shifted. On seeded random pairs, narrow and wide, at whole, half, random
+// cw_overlap's translated path: two masks unrotated at one scale (both mirrored alike or not, or
+// one mirrored against the other), whose texel grids land on each other shifted (or mirrored). On seeded random pairs, narrow and wide, at whole, half, random
 // and within-rounding-of-the-tolerance offsets: the exact reference's answer where it is clear-cut,
 // the same answer both ways round and the same answer as a world holding the two bodies (whose
 // step prepares them and takes the general path to the same test) every time.
@@ -28,31 +28,33 @@ static void random_mask(gen_rng *r, gen_shape *s)
     assert_true(gen_mask_shape(s, solid, w, h, p, density, seed));
 }
 
-// Places B against A along one axis, setting B's position and both origins there so
-// that A's texel grid lands at local offset ox = (pa - pb) / s + (origin_b - origin_a) in B's: by
-// kind, a whole number of texels, a half, any fraction, or within a few floats of the touching
-// tolerance (1e-6 texels) either side of a whole number, where rounding decides. Returns whether
-// the offset is of that last kind.
-static bool place_axis(gen_rng *r, float scale, float *pa, float *pb, float *oa, float *ob,
-                       int a_size, int b_size)
+// Places B against A along one axis, where A's scale is B's times `turn` (1, or -1: A mirrored
+// against B), setting B's position and both origins so that A's texel grid lands at local offset
+// ox = (pa - pb) / sb + (origin_b - turn * origin_a) in B's (A's texel i covers [ox + i, ox + i + 1]
+// of B's local space, or mirrored [ox - i - 1, ox - i]): by kind, a whole number of texels, a half,
+// any fraction, or within a few floats of the touching tolerance (1e-6 texels) either side of a
+// whole number, where rounding decides. Returns whether the offset is of that last kind.
+static bool place_axis(gen_rng *r, float sb, float turn, float *pa, float *pb, float *oa, float *ob, int a_size,
+                       int b_size)
 {
     int kind = gen_int(r, 0, 3);
-    float whole = (float)gen_int(r, -a_size, b_size); // where A's texels [0, a_size) may reach B's
+    // Where A's texels may reach B's [0, b_size): A covers [ox, ox + a_size], or [ox - a_size, ox].
+    float whole = (float)(turn > 0 ? gen_int(r, -a_size, b_size) : gen_int(r, 0, a_size + b_size));
     if (kind == 3) {
-        // The fraction in A's pivot (B's at 0), so that no float rounds it away: (pa - pb) / s is
+        // The fraction in A's pivot (B's at 0), so that no float rounds it away: (pa - pb) / sb is
         // whole and exact for these scales and positions.
         float near = 1e-6f;
         for (int steps = gen_int(r, -4, 4); steps != 0; steps += steps < 0 ? 1 : -1)
             near = nextafterf(near, steps < 0 ? 0.0f : 1.0f);
         float fraction = gen_chance(r, 0.5) ? near : 1 - near;
         fraction = gen_chance(r, 0.5) ? fraction : -fraction;
-        *oa = -fraction, *ob = 0;
-        *pb = *pa - whole * scale;
+        *oa = -turn * fraction, *ob = 0;
+        *pb = *pa - whole * sb;
         return true;
     }
     *oa = (float)(gen_int(r, 0, 4 * a_size) / 4.0), *ob = (float)(gen_int(r, 0, 4 * b_size) / 4.0);
     double offset = whole + (kind == 0 ? 0 : kind == 1 ? 0.5 : gen_unit(r));
-    *pb = (float)(*pa - (offset - ((double)*ob - *oa)) * scale);
+    *pb = (float)(*pa - (offset - ((double)*ob - turn * *oa)) * sb);
     return false;
 }
 
@@ -81,7 +83,8 @@ static void test_translated_pairs(void **state)
     wd.manifolds = false;
     cw_world *world = cw_world_create(&wd);
     assert_non_null(world);
-    int n = gen_scaled(6000), judged = 0, overlapping = 0, mirrored = 0, near_tolerance = 0, failures = 0;
+    int n = gen_scaled(8000), judged = 0, overlapping = 0, mirrored = 0, against = 0, near_tolerance = 0,
+        failures = 0;
     uint64_t only;
     bool have_only = gen_only_seed(&only);
     for (int k = 0; k < n; k++) {
@@ -95,16 +98,18 @@ static void test_translated_pairs(void **state)
         static const float scales[] = {1, 1, 2, 0.5f, 3, 0.75f, 1.25f};
         float sx = scales[gen_int(&r, 0, 6)], sy = gen_chance(&r, 0.7) ? sx : scales[gen_int(&r, 0, 6)];
         sx = gen_chance(&r, 0.3) ? -sx : sx, sy = gen_chance(&r, 0.2) ? -sy : sy;
+        // A mirrored against B (one facing left, one right) on an axis, or both alike.
+        float turn_x = gen_chance(&r, 0.35) ? -1.0f : 1.0f, turn_y = gen_chance(&r, 0.2) ? -1.0f : 1.0f;
         mirrored += sx < 0 || sy < 0;
+        against += turn_x < 0 || turn_y < 0;
         cw_transform ta = cw_default_transform(), tb = cw_default_transform();
-        ta.scale = tb.scale = (cw_vec2){sx, sy};
+        tb.scale = (cw_vec2){sx, sy};
+        ta.scale = (cw_vec2){turn_x * sx, turn_y * sy};
         ta.rotation = gen_chance(&r, 0.5) ? 0.0f : -0.0f;
         tb.rotation = gen_chance(&r, 0.5) ? 0.0f : -0.0f;
         ta.position = (cw_vec2){(float)(gen_int(&r, -8000, 8000) / 8.0), (float)(gen_int(&r, -8000, 8000) / 8.0)};
-        bool fine_x = place_axis(&r, sx, &ta.position.x, &tb.position.x, &ta.origin.x, &tb.origin.x,
-                                 a.w, b.w);
-        bool fine_y = place_axis(&r, sy, &ta.position.y, &tb.position.y, &ta.origin.y, &tb.origin.y,
-                                 a.h, b.h);
+        bool fine_x = place_axis(&r, sx, turn_x, &ta.position.x, &tb.position.x, &ta.origin.x, &tb.origin.x, a.w, b.w);
+        bool fine_y = place_axis(&r, sy, turn_y, &ta.position.y, &tb.position.y, &ta.origin.y, &tb.origin.y, a.h, b.h);
         near_tolerance += fine_x || fine_y;
         cw_clear_error();
         bool ab = cw_overlap(&a.shape, &ta, &b.shape, &tb, NULL), ba = cw_overlap(&b.shape, &tb, &a.shape, &ta, NULL);
@@ -128,9 +133,9 @@ static void test_translated_pairs(void **state)
         gen_shape_free(&b);
     }
     cw_world_destroy(world);
-    printf("  translated pairs: %d cases (%d mirrored, %d within rounding of the tolerance), %d judged by the "
-           "reference (%d overlapping), %d failed\n",
-           n, mirrored, near_tolerance, judged, overlapping, failures);
+    printf("  translated pairs: %d cases (%d with a negative scale, %d one mirrored against the other, %d within "
+           "rounding of the tolerance), %d judged by the reference (%d overlapping), %d failed\n",
+           n, mirrored, against, near_tolerance, judged, overlapping, failures);
     assert_int_equal(failures, 0);
     if (!have_only && n >= 100) { // both answers well represented among the clear-cut cases
         assert_true(overlapping * 5 > judged && (judged - overlapping) * 5 > judged);
