@@ -186,15 +186,16 @@ cw__map cw__map_between(const cw__body *from, const cw__body *to)
     double cr = a->c * b->c + a->s * b->s, sr = a->s * b->c - a->c * b->s;
     snap(&cr, &sr);
     cw__map m;
-    if (cr == 1 && sr == 0 && fabs(a->sx) == fabs(b->sx) && fabs(a->sy) == fabs(b->sy)) {
+    if (sr == 0 && fabs(cr) == 1 && fabs(a->sx) == fabs(b->sx) && fabs(a->sy) == fabs(b->sy)) {
         // Same rotation and scale: a translation, its offset summed so that equal pivots cancel
         // exactly, and as cw_overlap()'s unrotated path sums it (both must give the same answer):
         // for two unrotated bodies it rounds to exactly the negated bits with the bodies swapped.
-        // One mirrored against the other (a sign apart): the same with the mirrored axis's pivot
-        // turned round, a sum that rounds to the same bits either way round.
+        // A sign apart on an axis (one mirrored against the other), or half a turn apart (both
+        // axes turned round): the grid lands mirrored there, with that axis's pivot turned round,
+        // a sum that rounds to the same bits either way round.
         double dx = a->px - b->px, dy = a->py - b->py;
         double lx = b->c * dx + b->s * dy, ly = -b->s * dx + b->c * dy;
-        bool flip_x = a->sx != b->sx, flip_y = a->sy != b->sy;
+        bool flip_x = (a->sx != b->sx) != (cr < 0), flip_y = (a->sy != b->sy) != (cr < 0);
         m.ux = flip_x ? -1 : 1, m.uy = 0, m.vx = 0, m.vy = flip_y ? -1 : 1;
         m.ox = lx / b->sx + (flip_x ? b->ox + a->ox : b->ox - a->ox);
         m.oy = ly / b->sy + (flip_y ? b->oy + a->oy : b->oy - a->oy);
