@@ -44,8 +44,8 @@ bool cw__aabbs_meet(const cw__body *a, const cw__body *b)
     return p.min.x <= q.max.x && q.min.x <= p.max.x && p.min.y <= q.max.y && q.min.y <= p.max.y;
 }
 
-// Whether two shapes are masks placed unrotated at one scale, mirrored or not (valid or not: a bad
-// transform is caught later). A's texel grid then lands on B's shifted, whatever the scale.
+// Whether two shapes are masks placed unrotated at one scale (both mirrored alike or neither; valid
+// or not: a bad transform is caught later). A's texel grid then lands on B's shifted.
 static inline bool is_unrotated_pair(const cw_shape *a, const cw_transform *ta, const cw_shape *b,
                                      const cw_transform *tb)
 {

@@ -95,8 +95,8 @@ static uint64_t reversed(uint64_t x)
 // Narrow masks, A mirrored: row j of A mirrored (its row height - 1 - j if flip_y, its bits reversed
 // within its width if flip_x), shifted by dx texels, against B's row j + dy, for the rows [j0, j1)
 // of mirrored A that meet B's opaque rows, with a pass per straddle as in translated_narrow.
-static CW__NOINLINE bool mirrored_narrow(const cw_mask *a, const cw_mask *b, int dx, bool fx, bool fy, int j0,
-                                         int j1, int dy, bool flip_x, bool flip_y)
+static bool mirrored_narrow(const cw_mask *a, const cw_mask *b, int dx, bool fx, bool fy, int j0, int j1, int dy,
+                            bool flip_x, bool flip_y)
 {
     for (int sy = 0; sy <= (fy ? 1 : 0); sy++) {
         int from = cw__int_max(j0, b->y0 - dy - sy), to = cw__int_min(j1, b->y1 - dy - sy);
