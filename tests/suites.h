@@ -31,7 +31,7 @@ extern const struct CMUnitTest overlap_tests[OVERLAP_TEST_COUNT];
 
 // cw_overlap's translated path (unrotated masks at one scale) against the reference, both ways
 // round and against the world.
-#define TRANSLATED_TEST_COUNT 1
+#define TRANSLATED_TEST_COUNT 2
 extern const struct CMUnitTest translated_tests[TRANSLATED_TEST_COUNT];
 
 #define MANIFOLD_TEST_COUNT 8

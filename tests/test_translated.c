@@ -150,6 +150,69 @@ static void test_translated_pairs(void **state)
     }
 }
 
+// A sparse random mask (a few opaque texels) of the given size; one of its opaque texels in *x, *y.
+static unsigned char *sparse_solid(gen_rng *r, int w, int h, int *x, int *y)
+{
+    unsigned char *solid = calloc((size_t)w * (size_t)h, 1);
+    assert_non_null(solid);
+    if (gen_chance(r, 0.5)) // opaque rows from top to bottom: the loops run whole 32-row chunks
+        solid[0] = solid[(size_t)(h - 1) * (size_t)w] = 1;
+    for (int n = gen_int(r, 1, 3); n > 0; n--) {
+        *x = gen_int(r, 0, w - 1), *y = gen_int(r, 0, h - 1);
+        solid[(size_t)*y * (size_t)w + (size_t)*x] = 1;
+    }
+    return solid;
+}
+
+// Whole offsets at scale 1, pivots at the corner, masks with a few opaque texels each and up to 100
+// rows: every row of the word-wise loops (the 32-row chunks, the rest, the mirrored rows) decides
+// some case. The reference is integer arithmetic: A's texel (i, j) lies on B's texel
+// (i + pa - pb, j + pa' - pb'), or mirrored on x on B's texel (pa - pb - 1 - i, ...).
+static void test_translated_rows(void **state)
+{
+    (void)state;
+    int n = gen_scaled(20000), hits = 0, failures = 0;
+    for (int k = 0; k < n; k++) {
+        gen_rng r = gen_seed(0x7a4f0000ull + (uint64_t)k);
+        int wa = gen_int(&r, 1, 64), ha = gen_int(&r, 1, 100), wb = gen_int(&r, 1, 64), hb = gen_int(&r, 1, 100);
+        int xa = 0, ya = 0, xb = 0, yb = 0;
+        unsigned char *sa = sparse_solid(&r, wa, ha, &xa, &ya), *sb = sparse_solid(&r, wb, hb, &xb, &yb);
+        cw_mask *ma = gen_make_mask(sa, wa, ha, gen_next(&r)), *mb = gen_make_mask(sb, wb, hb, gen_next(&r));
+        assert_non_null(ma);
+        assert_non_null(mb);
+        bool flip_x = gen_chance(&r, 0.3), flip_y = gen_chance(&r, 0.2);
+        cw_transform ta = cw_default_transform(), tb = cw_default_transform();
+        ta.scale = (cw_vec2){flip_x ? -1.0f : 1.0f, flip_y ? -1.0f : 1.0f};
+        ta.position = (cw_vec2){(float)gen_int(&r, -100, 100), (float)gen_int(&r, -100, 100)};
+        // Offsets that put one opaque texel of A on one of B, or a few texels beside it.
+        int dx = (flip_x ? xb + 1 + xa : xb - xa) + (gen_chance(&r, 0.5) ? 0 : gen_int(&r, -3, 3));
+        int dy = (flip_y ? yb + 1 + ya : yb - ya) + (gen_chance(&r, 0.5) ? 0 : gen_int(&r, -3, 3));
+        tb.position = (cw_vec2){ta.position.x - (float)dx, ta.position.y - (float)dy};
+        bool expected = false;
+        for (int j = 0; j < ha && !expected; j++)
+            for (int i = 0; i < wa && !expected; i++) {
+                int x = flip_x ? dx - 1 - i : i + dx, y = flip_y ? dy - 1 - j : j + dy;
+                expected = sa[j * wa + i] && x >= 0 && x < wb && y >= 0 && y < hb && sb[y * wb + x];
+            }
+        cw_shape a = cw_shape_mask(ma), b = cw_shape_mask(mb);
+        bool ab = cw_overlap(&a, &ta, &b, &tb, NULL), ba = cw_overlap(&b, &tb, &a, &ta, NULL);
+        hits += expected;
+        if ((ab != expected || ba != expected) && ++failures <= MAX_PRINTED)
+            printf("  rows case %d: %dx%d against %dx%d, offset (%d, %d), mirrored %d %d: cw_overlap %d / %d, "
+                   "expected %d\n",
+                   k, wa, ha, wb, hb, dx, dy, flip_x, flip_y, ab, ba, expected);
+        cw_mask_destroy(ma);
+        cw_mask_destroy(mb);
+        free(sa);
+        free(sb);
+    }
+    printf("  translated rows: %d sparse pairs at whole offsets, %d overlapping, %d failed\n", n, hits, failures);
+    assert_int_equal(failures, 0);
+    if (n >= 1000)
+        assert_true(hits * 4 > n && (n - hits) * 4 > n);
+}
+
 const struct CMUnitTest translated_tests[TRANSLATED_TEST_COUNT] = {
     cmocka_unit_test(test_translated_pairs),
+    cmocka_unit_test(test_translated_rows),
 };
