@@ -213,6 +213,10 @@ cw_aabb cw__body_aabb(const cw__body *body);
 void cw__place_box(const cw_shape *shape, const cw_transform *t, double c, double s, bool moderate, cw__obb *obb,
                    cw_aabb *aabb);
 
+// A box's SAT form alone, as cw__prepare_rotated() makes it (the shape and transform valid; c and s
+// as cw__cos_sin() gives them).
+cw__obb cw__box_obb(const cw_shape *shape, const cw_transform *t, double c, double s);
+
 // cw__rounding() of a prepared body.
 double cw__body_rounding(const cw__body *body);
 

@@ -126,6 +126,29 @@ static CW__NOINLINE bool mirrored_pair_overlap(const cw_shape *a, const cw_trans
     return cw__translated_overlap(a->mask, b->mask, ox, oy, flip_x, flip_y, CW__EPS, CW__EPS);
 }
 
+// Whether two shapes are valid boxes, validly and moderately placed (cw__moderate(), a finite
+// rotation): their overlap is then the separating-axis test on the boxes alone.
+static inline bool is_moderate_box_pair(const cw_shape *a, const cw_transform *ta, const cw_shape *b,
+                                        const cw_transform *tb)
+{
+    return a && b && ta && tb && a->type == CW_SHAPE_BOX && b->type == CW_SHAPE_BOX && a->size.x > 0 &&
+           a->size.y > 0 && b->size.x > 0 && b->size.y > 0 && cw__placement_is_moderate(a, ta) &&
+           cw__placement_is_moderate(b, tb) && cw__abs_bits(ta->rotation) < 0x7f800000u &&
+           cw__abs_bits(tb->rotation) < 0x7f800000u;
+}
+
+// Two boxes without the rest of the general setup: a cosine and sine each, their SAT forms as the
+// world makes them, and the world's test (symmetric as it stands).
+static CW__NOINLINE bool box_pair_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b,
+                                          const cw_transform *tb)
+{
+    double ca, sa, cb, sb;
+    cw__cos_sin(ta->rotation, &ca, &sa);
+    cw__cos_sin(tb->rotation, &cb, &sb);
+    cw__obb oa = cw__box_obb(a, ta, ca, sa), ob = cw__box_obb(b, tb, cb, sb);
+    return cw__obbs_overlap(&oa, &ob);
+}
+
 bool cw__overlap_bodies(const cw__body *a, const cw__body *b, cw_manifold *manifold)
 {
     if (manifold == NULL && a->is_box && b->is_box) // the box test is symmetric as it stands
@@ -183,5 +206,7 @@ bool cw_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b, co
         if (handled)
             return hit;
     }
+    if (manifold == NULL && is_moderate_box_pair(a, ta, b, tb))
+        return box_pair_overlap(a, ta, b, tb);
     return overlap_prepared(a, ta, b, tb, manifold);
 }

@@ -338,6 +338,13 @@ cw_aabb cw__body_aabb(const cw__body *body)
     return placed(xf, &b, aabb_slack(body, &l));
 }
 
+cw__obb cw__box_obb(const cw_shape *shape, const cw_transform *t, double c, double s)
+{
+    cw__xf xf;
+    frame_of(shape, t, c, s, &xf);
+    return box_obb(&xf, CW__EPS / (double)shape->size.x, CW__EPS / (double)shape->size.y);
+}
+
 void cw__place_box(const cw_shape *shape, const cw_transform *t, double c, double s, bool moderate, cw__obb *obb,
                    cw_aabb *aabb)
 {
