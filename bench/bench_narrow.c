@@ -5,7 +5,7 @@
 /// Usage: bench_narrow [--quick] [--case N] [--repeats N] [--check] [--fixed-point]
 ///   --fixed-point  baseline is the 32.32 fixed-point textbook loop instead of the float one
 ///   --quick      1 repeat, 256 pairs per case, each list timed once (also handy under callgrind)
-///   --case N     run only case N (1..4)
+///   --case N     run only case N (1..5)
 ///   --repeats N  timed repeats per method (default 7; the median is reported)
 ///   --check      no timing: for every pair, check symmetry, that cases 3 and 4 never overlap, that
 ///                the manifold variant agrees with the plain test (and its depth separates), and
@@ -351,7 +351,7 @@ static bool parse(int argc, char **argv, options *o) {
             o->check = true;
         } else if (strcmp(argv[i], "--case") == 0 && i + 1 < argc) {
             o->only_case = atoi(argv[++i]);
-            if (o->only_case < 1 || o->only_case > 4) {
+            if (o->only_case < 1 || o->only_case > CASE_COUNT) {
                 return false;
             }
         } else if (strcmp(argv[i], "--repeats") == 0 && i + 1 < argc) {
@@ -382,9 +382,9 @@ int main(int argc, char **argv) {
         return 1;
     }
     const int npairs = o.quick ? QUICK_PAIRS : DEFAULT_PAIRS;
-    bench_case cases[4];
+    bench_case cases[CASE_COUNT];
     memset(cases, 0, sizeof cases);
-    for (int n = 1; n <= 4; n++) {
+    for (int n = 1; n <= CASE_COUNT; n++) {
         if (!case_build(&cases[n - 1], n, npairs)) {
             fprintf(stderr, "bench_narrow: could not build case %d\n", n);
             return 1;
@@ -394,7 +394,7 @@ int main(int argc, char **argv) {
     int status = 0;
     if (o.check) {
         int problems = 0;
-        for (int n = 1; n <= 4; n++) {
+        for (int n = 1; n <= CASE_COUNT; n++) {
             if (o.only_case == 0 || o.only_case == n) {
                 problems += check_case(sp, &cases[n - 1]);
             }
@@ -402,13 +402,13 @@ int main(int argc, char **argv) {
         printf("%s: %d problem(s)\n", problems ? "FAIL" : "OK", problems);
         status = problems ? 1 : 0;
     } else {
-        case_result res[4];
+        case_result res[CASE_COUNT];
         memset(res, 0, sizeof res);
         printf("collworld narrow phase vs textbook per-texel test: %dx%d RGBA sprites, %d pairs per case, "
                "%d repeat(s) interleaved, median, >= %.0f ms per timed run%s\n\n",
                SPRITE_SIZE, SPRITE_SIZE, npairs, o.repeats, MIN_RUN_SECONDS * 1e3,
                o.quick ? " (--quick: one pass per run)" : "");
-        for (int n = 1; n <= 4; n++) {
+        for (int n = 1; n <= CASE_COUNT; n++) {
             if (o.only_case != 0 && o.only_case != n) {
                 continue;
             }
@@ -432,7 +432,7 @@ int main(int argc, char **argv) {
         printf("\nbaseline: the textbook loop with %s stepping\n", fixed_point_textbook ? "32.32 fixed-point" : "float");
         printf("\n| case | pairs | touching | collworld ns/pair | textbook ns/pair | speed-up | target |\n");
         printf("|---|---:|---:|---:|---:|---:|---:|\n");
-        for (int n = 1; n <= 4; n++) {
+        for (int n = 1; n <= CASE_COUNT; n++) {
             if (o.only_case != 0 && o.only_case != n) {
                 continue;
             }
@@ -449,7 +449,7 @@ int main(int argc, char **argv) {
         }
     }
 
-    for (int n = 0; n < 4; n++) {
+    for (int n = 0; n < CASE_COUNT; n++) {
         case_free(&cases[n]);
     }
     sprites_free(sp);

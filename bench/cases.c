@@ -190,12 +190,19 @@ static void gen_case4(bench_pair *p, bench_rng *r) {
     p->tb = make_transform(ax + dx, ay + dy, 0.0, 1.0, 1.0);
 }
 
+/// Case 5: pairs made as case 2's (from a seed of its own), B mirrored in x about its centre (one
+/// sprite facing each way).
+static void gen_case5(bench_pair *p, bench_rng *r) {
+    gen_case2(p, r);
+    p->tb.scale.x = -p->tb.scale.x;
+}
+
 bool case_build(bench_case *c, int number, int count) {
-    static const char *const names[4] = {"1 rotated + scaled", "2 integer offsets", "3 disc in ring hole",
-                                         "4 combs edge to edge"};
-    static const char *const targets[4] = {">= 50x", ">= 250x", ">= 10x", ">= 200x"};
-    static const double ratios[4] = {50.0, 250.0, 10.0, 200.0};
-    if (number < 1 || number > 4 || count < 1) {
+    static const char *const names[CASE_COUNT] = {"1 rotated + scaled", "2 integer offsets", "3 disc in ring hole",
+                                                  "4 combs edge to edge", "5 integer offsets, B mirrored"};
+    static const char *const targets[CASE_COUNT] = {">= 50x", ">= 250x", ">= 10x", ">= 200x", "none"};
+    static const double ratios[CASE_COUNT] = {50.0, 250.0, 10.0, 200.0, 0.0};
+    if (number < 1 || number > CASE_COUNT || count < 1) {
         return false;
     }
     c->number = number;
@@ -215,6 +222,9 @@ bool case_build(bench_case *c, int number, int count) {
             break;
         case 2:
             gen_case2(&c->pairs[k], &r);
+            break;
+        case 5:
+            gen_case5(&c->pairs[k], &r);
             break;
         case 3:
             gen_case3(&c->pairs[k], &r, k < count / 2);

@@ -49,7 +49,7 @@ typedef struct bench_pair {
 
 /// A case: a fixed list of pairs.
 typedef struct bench_case {
-    int number;          ///< 1..4
+    int number;          ///< 1..CASE_COUNT
     const char *name;    ///< Short description for the table.
     const char *target;  ///< Speed-up target, e.g. ">= 50x".
     double target_ratio; ///< Same target as a number.
@@ -63,7 +63,11 @@ bool sprites_build(sprite sprites[SPRITE_COUNT]);
 /// Frees what sprites_build() made.
 void sprites_free(sprite sprites[SPRITE_COUNT]);
 
-/// Builds case `number` (1..4) with `count` pairs from a fixed seed. Returns false on failure.
+/// The cases: 1-4 with the targets, 5 (made as case 2, B mirrored in x: one sprite facing
+/// each way) without one.
+#define CASE_COUNT 5
+
+/// Builds case `number` (1..CASE_COUNT) with `count` pairs from a fixed seed. Returns false on failure.
 bool case_build(bench_case *c, int number, int count);
 
 /// Frees the pair list of a case.
