@@ -164,14 +164,29 @@ static unsigned char *sparse_solid(gen_rng *r, int w, int h, int *x, int *y)
     return solid;
 }
 
-// Whole offsets at scale 1, pivots at the corner, masks with a few opaque texels each and up to 100
-// rows: every row of the word-wise loops (the 32-row chunks, the rest, the mirrored rows) decides
-// some case. The reference is integer arithmetic: A's texel (i, j) lies on B's texel
-// (i + pa - pb, j + pa' - pb'), or mirrored on x on B's texel (pa - pb - 1 - i, ...).
+// Where A's texel (i, j) lands, relative to A's position, under scale (fx, fy) (each 1 or -1) and
+// `quarters` quarter turns: the least corner of its image, a whole number each way.
+static void texel_image(int i, int j, int fx, int fy, int quarters, int *x, int *y)
+{
+    int cx[2], cy[2];
+    for (int c = 0; c < 2; c++) {
+        int u = fx * (i + c), v = fy * (j + c); // scaled corner, then turned
+        cx[c] = quarters == 0 ? u : quarters == 1 ? -v : quarters == 2 ? -u : v;
+        cy[c] = quarters == 0 ? v : quarters == 1 ? u : quarters == 2 ? -v : -u;
+    }
+    *x = cx[0] < cx[1] ? cx[0] : cx[1];
+    *y = cy[0] < cy[1] ? cy[0] : cy[1];
+}
+
+// Whole offsets at scale 1 (mirrored or not), pivots at the corner, A turned by 0 to 3 quarter turns
+// (the floats nearest the multiples of pi/2, which count as exact), masks with a few opaque texels
+// each and up to 100 rows: every row of the word-wise loops (the 32-row chunks, the rest, the
+// mirrored rows) decides some case, and the quarter turns take the general walk. The reference is
+// integer arithmetic: which texel of B each of A's lands on.
 static void test_translated_rows(void **state)
 {
     (void)state;
-    int n = gen_scaled(20000), hits = 0, failures = 0;
+    int n = gen_scaled(20000), hits = 0, turned = 0, failures = 0;
     for (int k = 0; k < n; k++) {
         gen_rng r = gen_seed(0x7a4f0000ull + (uint64_t)k);
         int wa = gen_int(&r, 1, 64), ha = gen_int(&r, 1, 100), wb = gen_int(&r, 1, 64), hb = gen_int(&r, 1, 100);
@@ -180,36 +195,46 @@ static void test_translated_rows(void **state)
         cw_mask *ma = gen_make_mask(sa, wa, ha, gen_next(&r)), *mb = gen_make_mask(sb, wb, hb, gen_next(&r));
         assert_non_null(ma);
         assert_non_null(mb);
-        bool flip_x = gen_chance(&r, 0.3), flip_y = gen_chance(&r, 0.2);
+        int fx = gen_chance(&r, 0.3) ? -1 : 1, fy = gen_chance(&r, 0.2) ? -1 : 1;
+        int quarters = gen_chance(&r, 0.5) ? 0 : gen_int(&r, 1, 3);
+        turned += quarters == 1 || quarters == 3;
+        static const double turns[4] = {0, GEN_PI / 2, GEN_PI, -GEN_PI / 2};
         cw_transform ta = cw_default_transform(), tb = cw_default_transform();
-        ta.scale = (cw_vec2){flip_x ? -1.0f : 1.0f, flip_y ? -1.0f : 1.0f};
+        ta.scale = (cw_vec2){(float)fx, (float)fy};
+        ta.rotation = (float)turns[quarters];
         ta.position = (cw_vec2){(float)gen_int(&r, -100, 100), (float)gen_int(&r, -100, 100)};
         // Offsets that put one opaque texel of A on one of B, or a few texels beside it.
-        int dx = (flip_x ? xb + 1 + xa : xb - xa) + (gen_chance(&r, 0.5) ? 0 : gen_int(&r, -3, 3));
-        int dy = (flip_y ? yb + 1 + ya : yb - ya) + (gen_chance(&r, 0.5) ? 0 : gen_int(&r, -3, 3));
+        int ix, iy;
+        texel_image(xa, ya, fx, fy, quarters, &ix, &iy);
+        int dx = xb - ix + (gen_chance(&r, 0.5) ? 0 : gen_int(&r, -3, 3));
+        int dy = yb - iy + (gen_chance(&r, 0.5) ? 0 : gen_int(&r, -3, 3));
         tb.position = (cw_vec2){ta.position.x - (float)dx, ta.position.y - (float)dy};
         bool expected = false;
         for (int j = 0; j < ha && !expected; j++)
             for (int i = 0; i < wa && !expected; i++) {
-                int x = flip_x ? dx - 1 - i : i + dx, y = flip_y ? dy - 1 - j : j + dy;
+                int x, y;
+                texel_image(i, j, fx, fy, quarters, &x, &y);
+                x += dx, y += dy;
                 expected = sa[j * wa + i] && x >= 0 && x < wb && y >= 0 && y < hb && sb[y * wb + x];
             }
         cw_shape a = cw_shape_mask(ma), b = cw_shape_mask(mb);
         bool ab = cw_overlap(&a, &ta, &b, &tb, NULL), ba = cw_overlap(&b, &tb, &a, &ta, NULL);
         hits += expected;
         if ((ab != expected || ba != expected) && ++failures <= MAX_PRINTED)
-            printf("  rows case %d: %dx%d against %dx%d, offset (%d, %d), mirrored %d %d: cw_overlap %d / %d, "
-                   "expected %d\n",
-                   k, wa, ha, wb, hb, dx, dy, flip_x, flip_y, ab, ba, expected);
+            printf("  rows case %d: %dx%d against %dx%d, offset (%d, %d), scale (%d, %d), %d quarter turns: "
+                   "cw_overlap %d / %d, expected %d\n",
+                   k, wa, ha, wb, hb, dx, dy, fx, fy, quarters, ab, ba, expected);
         cw_mask_destroy(ma);
         cw_mask_destroy(mb);
         free(sa);
         free(sb);
     }
-    printf("  translated rows: %d sparse pairs at whole offsets, %d overlapping, %d failed\n", n, hits, failures);
+    printf("  translated rows: %d sparse pairs at whole offsets (%d a quarter turn apart), %d overlapping, %d "
+           "failed\n",
+           n, turned, hits, failures);
     assert_int_equal(failures, 0);
     if (n >= 1000)
-        assert_true(hits * 4 > n && (n - hits) * 4 > n);
+        assert_true(hits * 4 > n && (n - hits) * 4 > n && turned * 5 > n);
 }
 
 const struct CMUnitTest translated_tests[TRANSLATED_TEST_COUNT] = {
