@@ -380,13 +380,16 @@ static inline bool cw__rounding_matters(double rounding_a, double tolerance_a, d
     return 4 * (rounding_a + rounding_b) >= cw__min(tolerance_a, tolerance_b);
 }
 
-// |x|'s bits: for floats (NaN aside) ordered as |x| is, so one integer compare bounds a magnitude.
-static inline uint32_t cw__abs_bits(float x)
+// A float's bits.
+static inline uint32_t cw__float_bits(float x)
 {
     uint32_t bits;
     memcpy(&bits, &x, sizeof bits);
-    return bits & 0x7fffffffu;
+    return bits;
 }
+
+// |x|'s bits: for floats (NaN aside) ordered as |x| is, so one integer compare bounds a magnitude.
+static inline uint32_t cw__abs_bits(float x) { return cw__float_bits(x) & 0x7fffffffu; }
 
 static inline uint32_t cw__max_u32(uint32_t a, uint32_t b) { return a > b ? a : b; }
 

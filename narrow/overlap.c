@@ -53,13 +53,6 @@ static inline bool is_unrotated_pair(const cw_shape *a, const cw_transform *ta, 
            ta->rotation == 0 && tb->rotation == 0 && ta->scale.x == tb->scale.x && ta->scale.y == tb->scale.y;
 }
 
-static inline uint32_t float_bits(float x)
-{
-    uint32_t bits;
-    memcpy(&bits, &x, sizeof bits);
-    return bits;
-}
-
 // Whether two masks are placed unrotated at one scale but for the signs (so that one may be
 // mirrored against the other) with both placements moderate (cw__moderate(): finite, so valid, and
 // rounding never matters), the float tests done on the bits in one branch: the common sprite pair's
@@ -76,8 +69,8 @@ static inline bool is_moderate_unrotated_pair(const cw_shape *a, const cw_transf
                                   cw__max_u32(cw__abs_bits(tb->origin.x), cw__abs_bits(tb->origin.y)));
     uint32_t scale = cw__max_u32(cw__abs_bits(ta->scale.x) - (127u - 4) * binade,
                                  cw__abs_bits(ta->scale.y) - (127u - 4) * binade);
-    uint32_t unlike = ((float_bits(ta->scale.x) ^ float_bits(tb->scale.x)) & 0x7fffffffu) |
-                      ((float_bits(ta->scale.y) ^ float_bits(tb->scale.y)) & 0x7fffffffu) |
+    uint32_t unlike = ((cw__float_bits(ta->scale.x) ^ cw__float_bits(tb->scale.x)) & 0x7fffffffu) |
+                      ((cw__float_bits(ta->scale.y) ^ cw__float_bits(tb->scale.y)) & 0x7fffffffu) |
                       cw__abs_bits(ta->rotation) | cw__abs_bits(tb->rotation);
     return (position < (127u + 16) * binade) & (origin < (127u + 14) * binade) & (scale < 8 * binade) &
            (unlike == 0);
@@ -198,8 +191,8 @@ bool cw_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b, co
     // placed.
     if (manifold == NULL && is_moderate_unrotated_pair(a, ta, b, tb)) {
         // The scales' magnitudes are equal: their sign bits say which axes are mirrored.
-        unsigned flips = ((float_bits(ta->scale.x) ^ float_bits(tb->scale.x)) >> 31) |
-                         ((float_bits(ta->scale.y) ^ float_bits(tb->scale.y)) >> 31 << 1);
+        unsigned flips = ((cw__float_bits(ta->scale.x) ^ cw__float_bits(tb->scale.x)) >> 31) |
+                         ((cw__float_bits(ta->scale.y) ^ cw__float_bits(tb->scale.y)) >> 31 << 1);
         if (flips == 0)
             return unrotated_overlap(a, ta, b, tb);
         bool handled, hit = mirrored_pair_overlap(a, ta, b, tb, flips, &handled);
