@@ -232,6 +232,21 @@ static void test_overlap_bad_shapes(void **state)
     assert_memory_equal(&m, &sentinel, sizeof m);
 }
 
+// cw_overlap of shape s under `bad` against s under `good`, both ways round, fails with an error
+// mentioning `word`.
+#define expect_bad_transform(s, bad, good, out, word) \
+    expect_bad_transform_at((s), (bad), (good), (out), (word), __FILE__, __LINE__)
+static void expect_bad_transform_at(const cw_shape *s, const cw_transform *bad, const cw_transform *good,
+                                    cw_manifold *out, const char *word, const char *file, int line)
+{
+    cw_clear_error();
+    assert_false(cw_overlap(s, bad, s, good, out));
+    expect_error_at(word, file, line);
+    cw_clear_error();
+    assert_false(cw_overlap(s, good, s, bad, out));
+    expect_error_at(word, file, line);
+}
+
 // Every bad transform field fails with its error, for boxes and masks, with and without a manifold
 // (the common pairs take short paths without one, which must refuse bad input as the full one does).
 static void test_overlap_bad_transforms(void **state)
@@ -255,12 +270,7 @@ static void test_overlap_bad_transforms(void **state)
                 float *f[7] = {&bad.position.x, &bad.position.y, &bad.rotation, &bad.scale.x,
                                &bad.scale.y,    &bad.origin.x,   &bad.origin.y};
                 *f[field] = bad_values[v];
-                cw_clear_error();
-                assert_false(cw_overlap(s, &bad, s, &good, out));
-                expect_error("finite");
-                cw_clear_error();
-                assert_false(cw_overlap(s, &good, s, &bad, out));
-                expect_error("finite");
+                expect_bad_transform(s, &bad, &good, out, "finite");
             }
         static const float zeros[] = {0.0f, -0.0f};
         for (int axis = 0; axis < 2; axis++)
@@ -270,12 +280,7 @@ static void test_overlap_bad_transforms(void **state)
                     bad.scale.y = zeros[z];
                 else
                     bad.scale.x = zeros[z];
-                cw_clear_error();
-                assert_false(cw_overlap(s, &bad, s, &good, out));
-                expect_error("scale");
-                cw_clear_error();
-                assert_false(cw_overlap(s, &good, s, &bad, out));
-                expect_error("scale");
+                expect_bad_transform(s, &bad, &good, out, "scale");
             }
     }
     assert_memory_equal(&m, &sentinel, sizeof m);
