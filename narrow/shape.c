@@ -64,7 +64,7 @@ void cw__cos_sin(float angle, double *c, double *s)
     const double pio2_hi = 1.5707963267341256e+00, pio2_lo = 6.0771005065061922e-11;
     int k = (int)(x * 0.63661977236758134 + (x < 0 ? -0.5 : 0.5));
     double r = (x - k * pio2_hi) - k * pio2_lo;
-    if (fabs(r) <= float_ulp(angle))
+    if (fabs(r) < 0.5 * float_ulp(angle)) // the nearest float only: a float step away is 1e-7 rad off
         r = 0;
     double r2 = r * r;
     double sr = r * (1 + r2 * (-1.0 / 6 + r2 * (1.0 / 120 + r2 * (-1.0 / 5040 + r2 * (1.0 / 362880 +

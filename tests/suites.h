@@ -14,7 +14,7 @@
 #define REFERENCE_TEST_COUNT 7
 extern const struct CMUnitTest reference_tests[REFERENCE_TEST_COUNT];
 
-#define MASK_TEST_COUNT 15
+#define MASK_TEST_COUNT 16
 extern const struct CMUnitTest mask_tests[MASK_TEST_COUNT];
 
 #define ERROR_TEST_COUNT 11

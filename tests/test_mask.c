@@ -358,9 +358,30 @@ static double float_spacing(double x)
     return (double)nextafterf(f, INFINITY) - (double)f;
 }
 
+// Counts the sides of the shape's AABB under `t` that are rounded inward from the opaque texels'
+// box (the reference's, in double: within 1e-12 of exact here) or more than a float step out;
+// prints the first few (case k).
+static void count_loose_sides(const gen_shape *s, const cw_transform *t, int k, int *inward, int *loose)
+{
+    cw_aabb box;
+    double lo[2], hi[2];
+    assert_true(cw_shape_aabb(&s->shape, t, &box));
+    if (!ref_aabb(&s->ref, t, false, lo, hi))
+        return;
+    double got[4] = {box.min.x, box.min.y, box.max.x, box.max.y}, want[4] = {lo[0], lo[1], hi[0], hi[1]};
+    for (int c = 0; c < 4; c++) {
+        double outward = c < 2 ? want[c] - got[c] : got[c] - want[c], noise = 1e-12 * (1 + fabs(want[c]));
+        *inward += outward < -noise;
+        *loose += outward > float_spacing(want[c]) + noise;
+        if ((outward < -noise || outward > float_spacing(want[c]) + noise) && *inward + *loose <= 3)
+            printf("  case %d side %d: the AABB is %a, the opaque texels reach %a (rotation %a)\n", k, c, got[c], want[c],
+                   (double)t->rotation);
+    }
+}
+
 // To the last bit: the AABB holds the opaque texels' box (rounded outward, never inward, so a body
 // touching another by a sliver is still a candidate) and is at most one float step larger on each
-// side. The reference's box in double is within 1e-12 of exact here, far below a float step.
+// side.
 static void test_aabb_rounds_outward(void **state)
 {
     (void)state;
@@ -372,22 +393,48 @@ static void test_aabb_rounds_outward(void **state)
         cw_transform t;
         gen_random_transform(&r, &s, &t);
         t.position = (cw_vec2){(float)gen_range(&r, -3000, 3000), (float)gen_range(&r, -3000, 3000)};
-        cw_aabb box;
-        double lo[2], hi[2];
-        assert_true(cw_shape_aabb(&s.shape, &t, &box));
-        if (ref_aabb(&s.ref, &t, false, lo, hi)) {
-            double got[4] = {box.min.x, box.min.y, box.max.x, box.max.y}, want[4] = {lo[0], lo[1], hi[0], hi[1]};
-            for (int c = 0; c < 4; c++) {
-                double outward = c < 2 ? want[c] - got[c] : got[c] - want[c], noise = 1e-12 * (1 + fabs(want[c]));
-                inward += outward < -noise;
-                loose += outward > float_spacing(want[c]) + noise;
-                if ((outward < -noise || outward > float_spacing(want[c]) + noise) && inward + loose <= 3)
-                    printf("  case %d side %d: the AABB is %a, the opaque texels reach %a\n", k, c, got[c], want[c]);
-            }
-        }
+        count_loose_sides(&s, &t, k, &inward, &loose);
         gen_shape_free(&s);
     }
     printf("  %d random AABBs: %d sides rounded inward, %d more than a float step out\n", n, inward, loose);
+    assert_int_equal(inward, 0);
+    assert_int_equal(loose, 0);
+}
+
+// Sprites with long hulls (discs, rings, noise up to 300 texels: dozens to hundreds of hull
+// corners), turned at random, so that a hull edge lies along an axis (the two corners at its ends
+// tie), or a hair either side of that (down to a float step from a quarter turn, which is not that
+// quarter turn), mirrored and stretched; the same last-bit check.
+static void test_aabb_long_hulls(void **state)
+{
+    (void)state;
+    const gen_pattern patterns[] = {GEN_DISC, GEN_RING, GEN_NOISE, GEN_DIAGONAL};
+    int n = gen_scaled(400), turns = 24, inward = 0, loose = 0;
+    for (int k = 0; k < n; k++) {
+        gen_rng r = gen_seed(0xaabb2000ull + (uint64_t)k);
+        int w = gen_int(&r, 20, k % 4 == 0 ? 300 : 80), h = gen_int(&r, 20, k % 4 == 0 ? 300 : 80);
+        gen_shape s;
+        unsigned char *solid = malloc((size_t)w * (size_t)h);
+        assert_non_null(solid);
+        gen_pattern p = patterns[k % 4];
+        gen_pattern_fill(solid, w, h, p, gen_range(&r, 0.002, 0.05), gen_next(&r));
+        assert_true(gen_mask_shape(&s, solid, w, h, p, 0, 0));
+        for (int j = 0; j < turns; j++) {
+            cw_transform t = cw_default_transform();
+            // An edge between corners a texel step (dx, dy) apart lies along an axis at -atan2(dy, dx).
+            double edge = -atan2(gen_int(&r, -6, 6), gen_int(&r, 1, 6)) + gen_int(&r, 0, 3) * (GEN_PI / 2);
+            double hair = ldexp(gen_chance(&r, 0.5) ? 1 : -1, gen_int(&r, -40, -10));
+            t.rotation = (float)(j % 3 == 0 ? gen_range(&r, -7, 7) : j % 3 == 1 ? edge : edge + hair);
+            double sx = exp(gen_range(&r, -2, 2)), sy = gen_chance(&r, 0.5) ? sx : exp(gen_range(&r, -2, 2));
+            t.scale = (cw_vec2){(float)(gen_chance(&r, 0.3) ? -sx : sx), (float)(gen_chance(&r, 0.3) ? -sy : sy)};
+            t.origin = (cw_vec2){(float)gen_range(&r, -0.2 * w, 1.2 * w), (float)gen_range(&r, -0.2 * h, 1.2 * h)};
+            t.position = (cw_vec2){(float)gen_range(&r, -3000, 3000), (float)gen_range(&r, -3000, 3000)};
+            count_loose_sides(&s, &t, k, &inward, &loose);
+        }
+        gen_shape_free(&s);
+    }
+    printf("  %d AABBs of sprites with long hulls: %d sides rounded inward, %d more than a float step out\n",
+           n * turns, inward, loose);
     assert_int_equal(inward, 0);
     assert_int_equal(loose, 0);
 }
@@ -503,6 +550,7 @@ const struct CMUnitTest mask_tests[] = {
     cmocka_unit_test(test_pixels_are_copied),
     cmocka_unit_test(test_aabb_random),
     cmocka_unit_test(test_aabb_rounds_outward),
+    cmocka_unit_test(test_aabb_long_hulls),
     cmocka_unit_test(test_aabb_opaque_texels_only),
     cmocka_unit_test(test_aabb_empty_mask),
     cmocka_unit_test(test_many_sizes),
