@@ -19,6 +19,23 @@
 
 // --- masks (mask.c) ---
 
+// The hull's extreme-vertex table: directions are split into CW__SECTORS sectors by pseudo-angle,
+// and each sector keeps the run of hull vertices that can be the farthest along a direction in it,
+// so that a bounding box needs a few vertices instead of the whole hull. Hulls of at most
+// CW__SCAN_HULL points are scanned whole (the table would save nothing) and have no table.
+#define CW__SECTORS 64
+#define CW__SCAN_HULL 8
+
+// A pseudo-angle of the direction (dx, dy): in [0, 4], growing with atan2(dy, dx) from 0 along +x
+// (so 1 along +y, 2 along -x, 3 along -y; 4 is 0 again), and exactly 2 more or less for (-dx, -dy).
+// A rational function of dx and dy, cheaper than atan2 and without its branches. NaN for (0, 0).
+static inline double cw__pseudo_angle(double dx, double dy)
+{
+    double t = fabs(dy) / (fabs(dx) + fabs(dy)); // in [0, 1] within a quadrant
+    int below = dy < 0, back = below ? dx >= 0 : dx <= 0; // the quadrants 2 and 4 count t down
+    return 2.0 * (below + back) + (back ? -t : t);
+}
+
 // The 8-direction bounding polygon of the opaque texels, in local texel-corner coordinates:
 // x in [x0, x1], y in [y0, y1], x + y in [sum0, sum1], x - y in [diff0, diff1].
 typedef struct cw__dop8 {
@@ -35,13 +52,18 @@ struct cw_mask {
     double box[4];        // the same as doubles: x0, y0, x1, y1
     cw__dop8 dop;         // tighter opaque bounds, for clipping
     int32_t *spans;       // per row: first opaque x, last opaque x + 1 (0, 0 if empty)
-    int32_t *hull;        // convex hull of the opaque texels' corners: hull_count (x, y) points
+    int32_t *hull;        // convex hull of the opaque texels' corners: hull_count (x, y) points, then
+                          // the same points again (so that a run of them starting anywhere is contiguous)
     int hull_count;
     // At most 8 points (x, y) around every opaque texel: the hull when it has no more points than
     // the 8-direction polygon, else that polygon's corners. What the probe maps into the other
     // mask, at a bounded cost however round the sprite (a disc's hull has dozens of points).
     double outline[16];
     int outline_count;
+    // The extreme-vertex table (see CW__SECTORS): for sector k, the hull vertices sector_first[k],
+    // sector_first[k] + 1, ..., sector_count[k] of them (in the repeated hull: past the last is the
+    // first). All counts are 0 when the hull is scanned whole.
+    uint16_t sector_first[CW__SECTORS], sector_count[CW__SECTORS];
     uint64_t hash;        // of the size and the opaque bits: orders pairs by content, never by address
     uint64_t *bits;       // height * words; bit i of word w in row j is texel (64 * w + i, j)
 };

@@ -161,7 +161,8 @@ static int64_t cross(const int32_t *o, const int32_t *a, const int32_t *b)
 // Convex hull of the opaque texels' corners, for tight bounding boxes under any transform. Only the
 // leftmost and rightmost corner on each horizontal line y can be a hull vertex, and those come
 // sorted by (y, x) for free, so Andrew's monotone chain needs no sort. `points` has room for
-// 2 * (height + 1) points; the hull buffer for twice that plus one.
+// 2 * (height + 1) points; the hull buffer for twice that plus one (the chain's closing point, or
+// the hull written twice).
 static void compute_hull(cw_mask *m, int32_t *points)
 {
     int n = 0;
@@ -191,6 +192,65 @@ static void compute_hull(cw_mask *m, int32_t *points)
         h[2 * k] = points[2 * i], h[2 * k + 1] = points[2 * i + 1], k++;
     }
     m->hull_count = k > 1 ? k - 1 : k; // the last point repeats the first
+    // Then the hull again: at most 2 * (height + 1) points, so twice that fits.
+    memcpy(h + 2 * m->hull_count, h, (size_t)m->hull_count * 2 * sizeof *h);
+}
+
+// How far each sector of the extreme-vertex table is widened on both sides, in pseudo-angle units
+// (a quarter turn is 1). A vertex can be the farthest along a direction only in its normal cone, but
+// once rounded, two vertices whose distances along it differ by less than rounding can swap: that
+// happens within about 1e-13 of a cone's edge (hull edges are at least a texel long), far inside
+// this margin, so the table always holds the vertex the whole hull's scan would pick.
+#define SECTOR_MARGIN 1e-6
+
+// Wraps x in [0, 8) to [0, 4).
+static double wrap4(double x) { return x >= 4 ? x - 4 : x; }
+
+// Whether a vertex whose normal cone runs from pseudo-angle `from` to `to` (the way angles grow)
+// can be the farthest along a direction of sector k, widened by SECTOR_MARGIN.
+static bool cone_meets_sector(double from, double to, int k)
+{
+    double cone = wrap4(to - from + 4);
+    double start = k * (4.0 / CW__SECTORS) - SECTOR_MARGIN, width = 4.0 / CW__SECTORS + 2 * SECTOR_MARGIN;
+    double at = wrap4(wrap4(start - from + 8)); // where the sector starts, measured from the cone's start
+    return at <= cone || at + width >= 4;
+}
+
+// The extreme-vertex table (see CW__SECTORS). `normal` has room for hull_count doubles: the
+// pseudo-angle of each edge's outward normal. A vertex's normal cone runs between those of its two
+// edges, and the cones follow each other round the hull, so each sector's vertices are one run.
+static void compute_sectors(cw_mask *m, double *normal)
+{
+    const int n = m->hull_count;
+    const int32_t *h = m->hull;
+    if (n <= CW__SCAN_HULL || n > UINT16_MAX)
+        return;
+    int64_t area2 = 0;
+    for (int i = 0; i < n; i++) {
+        int j = (i + 1) % n;
+        area2 += (int64_t)h[2 * i] * h[2 * j + 1] - (int64_t)h[2 * j] * h[2 * i + 1];
+    }
+    // Walked the way angles grow (positive area), an edge (ex, ey) has the outward normal (ey, -ex).
+    const int step = area2 > 0 ? 1 : n - 1;
+    for (int i = 0; i < n; i++) {
+        int j = (i + step) % n;
+        normal[i] = cw__pseudo_angle(h[2 * j + 1] - h[2 * i + 1], -(double)(h[2 * j] - h[2 * i]));
+    }
+    for (int k = 0; k < CW__SECTORS; k++) {
+        int count = 0, runs = 0, first = 0;
+        bool before = cone_meets_sector(normal[(n - 1 + n - step) % n], normal[n - 1], k);
+        for (int i = 0; i < n; i++) {
+            bool holds = cone_meets_sector(normal[(i + n - step) % n], normal[i], k);
+            count += holds;
+            if (holds && !before)
+                runs++, first = i;
+            before = holds;
+        }
+        if (runs != 1) // every vertex (a sector wider than the whole turn of the hull): all of them
+            first = 0, count = n;
+        m->sector_first[k] = (uint16_t)first;
+        m->sector_count[k] = (uint16_t)count;
+    }
 }
 
 // A 64-bit hash of the size and bits (a multiply-xorshift per word): equal content, equal hash.
@@ -257,8 +317,11 @@ static cw_mask *build(const uint8_t *pixels, int width, int height, int pitch, i
     }
     compute_bounds(m);
     m->hash = content_hash(m);
-    compute_hull(m, (int32_t *)((unsigned char *)m->hull - (size_t)(height + 1) * 2 * 2 * sizeof(int32_t)));
+    // The hull's points are gathered just before it; that room then holds a double per hull point.
+    void *before_hull = (unsigned char *)m->hull - (size_t)(height + 1) * 2 * 2 * sizeof(int32_t);
+    compute_hull(m, before_hull);
     compute_outline(m);
+    compute_sectors(m, before_hull);
     return m;
 }
 

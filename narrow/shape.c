@@ -312,6 +312,54 @@ static double aabb_slack(const cw__body *body, const linear *l)
     return 4 * rounding >= cw__body_tolerance(body) ? rounding : 0;
 }
 
+// The extremes of (ax, ay) . (corner - origin) over the hull vertices `first`, `first + 1`, ...,
+// `count` of them (of the repeated hull), into lo and hi.
+static void hull_run_extent(const cw_mask *m, int first, int count, double ax, double ay, double ox, double oy,
+                            double *lo, double *hi)
+{
+    for (int i = first; i < first + count; i++) {
+        double hx = m->hull[2 * i] - ox, hy = m->hull[2 * i + 1] - oy;
+        double w = ax * hx + ay * hy;
+        *lo = cw__min(*lo, w);
+        *hi = cw__max(*hi, w);
+    }
+}
+
+// One axis of a mask's bounds: the extremes of (ax, ay) . (corner - origin) over its hull, from the
+// vertices the extreme-vertex table names for the direction and for its opposite (the same values
+// the whole hull's scan finds). False when the direction has no pseudo-angle (zero or NaN).
+static bool hull_axis(const cw_mask *m, double ax, double ay, double ox, double oy, double *lo, double *hi)
+{
+    double p = cw__pseudo_angle(ax, ay);
+    if (!(p >= 0 && p <= 4))
+        return false;
+    int far = (int)(p * (CW__SECTORS / 4.0)) & (CW__SECTORS - 1), near = (far + CW__SECTORS / 2) & (CW__SECTORS - 1);
+    double unused_lo = INFINITY, unused_hi = -INFINITY;
+    hull_run_extent(m, m->sector_first[far], m->sector_count[far], ax, ay, ox, oy, &unused_lo, hi);
+    hull_run_extent(m, m->sector_first[near], m->sector_count[near], ax, ay, ox, oy, lo, &unused_hi);
+    return true;
+}
+
+// A mask's bounds relative to its position: from the extreme-vertex table where it has one, else
+// (and for a direction without a pseudo-angle) by scanning the whole hull.
+static bounds hull_bounds(const cw_mask *m, const cw__xf *xf, const linear *l)
+{
+    bounds b = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+    if (m->sector_count[0] != 0 && hull_axis(m, l->xx, l->xy, xf->ox, xf->oy, &b.lo_x, &b.hi_x) &&
+        hull_axis(m, l->yx, l->yy, xf->ox, xf->oy, &b.lo_y, &b.hi_y))
+        return b;
+    b = (bounds){INFINITY, INFINITY, -INFINITY, -INFINITY}; // a lookup that failed halfway starts over
+    for (int i = 0; i < m->hull_count; i++) {
+        double hx = m->hull[2 * i] - xf->ox, hy = m->hull[2 * i + 1] - xf->oy;
+        double wx = l->xx * hx + l->xy * hy, wy = l->yx * hx + l->yy * hy;
+        b.lo_x = cw__min(b.lo_x, wx);
+        b.lo_y = cw__min(b.lo_y, wy);
+        b.hi_x = cw__max(b.hi_x, wx);
+        b.hi_y = cw__max(b.hi_y, wy);
+    }
+    return b;
+}
+
 cw_aabb cw__body_aabb(const cw__body *body)
 {
     const cw_mask *m = body->mask;
@@ -324,17 +372,7 @@ cw_aabb cw__body_aabb(const cw__body *body)
     // origin and the position added last: a huge shape loses no precision near its pivot (centre
     // plus or minus half extents would).
     const linear l = linear_of(xf);
-    bounds b = {INFINITY, INFINITY, -INFINITY, -INFINITY};
-    if (body->is_box)
-        b = box_bounds(xf, &l);
-    for (int i = 0; i < m->hull_count && !body->is_box; i++) {
-        double hx = m->hull[2 * i] - xf->ox, hy = m->hull[2 * i + 1] - xf->oy;
-        double wx = l.xx * hx + l.xy * hy, wy = l.yx * hx + l.yy * hy;
-        b.lo_x = cw__min(b.lo_x, wx);
-        b.lo_y = cw__min(b.lo_y, wy);
-        b.hi_x = cw__max(b.hi_x, wx);
-        b.hi_y = cw__max(b.hi_y, wy);
-    }
+    const bounds b = body->is_box ? box_bounds(xf, &l) : hull_bounds(m, xf, &l);
     return placed(xf, &b, aabb_slack(body, &l));
 }
 
