@@ -1,6 +1,7 @@
 /// @file bench_narrow.c
-/// Narrow-phase benchmark: cw_overlap() against the textbook per-texel test (textbook.c) on four
-/// fixed, seeded pair lists (cases.c). Prints a Markdown table for the README.
+/// Narrow-phase benchmark: cw_overlap() against the textbook per-texel test (textbook.c) on five
+/// fixed, seeded pair lists (cases.c), and on the unrotated ones (2, 4, 5) against the pygame-style
+/// word-wise bitmask test (bitmask_peer.c) too. Prints Markdown tables for the README.
 ///
 /// Usage: bench_narrow [--quick] [--case N] [--repeats N] [--check] [--fixed-point]
 ///   --fixed-point  baseline is the 32.32 fixed-point textbook loop instead of the float one
@@ -47,7 +48,17 @@ typedef struct case_result {
     double cw_ns, tb_ns;             // medians, ns per pair
     double cw_min, cw_max, tb_min, tb_max; // spread of the timed runs, ns per pair
     long cw_loops, tb_loops;         // passes over the list per timed run
+    bool has_peer;                   // every pair unrotated at unit scale and a whole offset apart
+    int peer_differs;                // pairs where the bitmask peer and collworld disagree
+    double bp_ns;                    // the bitmask peer's median, ns per pair (timed with collworld)
+    double cw_ns_with_peer;          // collworld's median in the runs interleaved with the peer
 } case_result;
+
+/// A pair as the pygame-style peer sees it: two bitmasks and b's offset in a's texels.
+typedef struct peer_pair {
+    const bp_mask *a, *b;
+    int dx, dy;
+} peer_pair;
 
 static bool run_cw(const sprite *sp, const bench_pair *p, cw_manifold *m) {
     return cw_overlap(&sp[p->a].shape, &p->ta, &sp[p->b].shape, &p->tb, m);
@@ -83,6 +94,45 @@ static double time_tb(const sprite *sp, const bench_pair *pairs, int n, long loo
     for (long l = 0; l < loops; l++) {
         for (int k = 0; k < n; k++) {
             acc += run_tb(sp, &pairs[k]) ? (unsigned long long)k + 1u : 0u;
+        }
+    }
+    const double t1 = bm_now_ms() / 1e3;
+    sink += acc;
+    return t1 - t0;
+}
+
+/// Where the corner of a 64x64 sprite's texel (0, 0) lands under t, along x (axis 0) or y
+/// (unrotated, scale +-1: mirrored, column 0 is the original's last).
+static double sprite_corner(const cw_transform *t, int axis) {
+    const double p = axis ? t->position.y : t->position.x, o = axis ? t->origin.y : t->origin.x;
+    const double scale = axis ? t->scale.y : t->scale.x;
+    return scale > 0 ? p - o : p + o - SPRITE_SIZE;
+}
+
+/// The peer's view of every pair; false if some pair is rotated, scaled, mirrored in y or not a
+/// whole number of texels from the other (the peer cannot test it).
+static bool peer_pairs(const sprite *sp, const bench_case *c, peer_pair *out) {
+    for (int k = 0; k < c->count; k++) {
+        const bench_pair *p = &c->pairs[k];
+        const double dx = sprite_corner(&p->tb, 0) - sprite_corner(&p->ta, 0);
+        const double dy = sprite_corner(&p->tb, 1) - sprite_corner(&p->ta, 1);
+        if (p->ta.rotation != 0 || p->tb.rotation != 0 || fabsf(p->ta.scale.x) != 1 || fabsf(p->tb.scale.x) != 1 ||
+            p->ta.scale.y != 1 || p->tb.scale.y != 1 || dx != floor(dx) || dy != floor(dy)) {
+            return false;
+        }
+        out[k] = (peer_pair){&sp[p->a].bpmask[p->ta.scale.x < 0], &sp[p->b].bpmask[p->tb.scale.x < 0], (int)dx,
+                             (int)dy};
+    }
+    return true;
+}
+
+/// Seconds for `loops` passes of the peer over the list.
+static double time_bp(const peer_pair *pairs, int n, long loops) {
+    unsigned long long acc = 0;
+    const double t0 = bm_now_ms() / 1e3;
+    for (long l = 0; l < loops; l++) {
+        for (int k = 0; k < n; k++) {
+            acc += bp_overlap(pairs[k].a, pairs[k].b, pairs[k].dx, pairs[k].dy) ? (unsigned long long)k + 1u : 0u;
         }
     }
     const double t1 = bm_now_ms() / 1e3;
@@ -162,6 +212,47 @@ static void time_case(const sprite *sp, const bench_case *c, const options *o, c
     res->cw_max = cw_t[o->repeats - 1];
     res->tb_min = tb_t[0];
     res->tb_max = tb_t[o->repeats - 1];
+}
+
+/// The pygame-style peer against collworld, where every pair is one the peer can test: answers
+/// compared pair by pair (both are exact at whole offsets), then both timed, interleaved.
+static void peer_case(const sprite *sp, const bench_case *c, const options *o, case_result *res) {
+    peer_pair *pairs = malloc(sizeof(peer_pair) * (size_t)c->count);
+    res->has_peer = pairs != NULL && peer_pairs(sp, c, pairs);
+    if (!res->has_peer) {
+        free(pairs);
+        return;
+    }
+    for (int k = 0; k < c->count; k++) {
+        const peer_pair *q = &pairs[k];
+        res->peer_differs += bp_overlap(q->a, q->b, q->dx, q->dy) != run_cw(sp, &c->pairs[k], NULL);
+    }
+    double cw_t[MAX_REPEATS], bp_t[MAX_REPEATS];
+    const long cw_loops = calibrate(time_cw(sp, c->pairs, c->count, 1), o->quick);
+    const long bp_loops = calibrate(time_bp(pairs, c->count, 1), o->quick);
+    for (int r = 0; r < o->repeats; r++) {
+        cw_t[r] = time_cw(sp, c->pairs, c->count, cw_loops) * 1e9 / ((double)cw_loops * c->count);
+        bp_t[r] = time_bp(pairs, c->count, bp_loops) * 1e9 / ((double)bp_loops * c->count);
+    }
+    res->cw_ns_with_peer = bm_median(cw_t, o->repeats);
+    res->bp_ns = bm_median(bp_t, o->repeats);
+    free(pairs);
+}
+
+/// The table against the peer, for the cases it can run.
+static void print_peer_table(const bench_case *cases, const case_result *res, const options *o) {
+    printf("\nagainst the pygame-style word-wise bitmask test (bitmask_peer.c), on the cases whose pairs it "
+           "can test (unrotated, unscaled, whole offsets; mirrored sprites from a mirrored mask)\n");
+    printf("\n| case | pairs | touching | collworld ns/pair | bitmask peer ns/pair | collworld faster by |\n");
+    printf("|---|---:|---:|---:|---:|---:|\n");
+    for (int n = 1; n <= CASE_COUNT; n++) {
+        const case_result *r = &res[n - 1];
+        if ((o->only_case != 0 && o->only_case != n) || !r->has_peer) {
+            continue;
+        }
+        printf("| %s | %d | %d | %.1f | %.1f | %.2fx |\n", cases[n - 1].name, cases[n - 1].count, r->touching_cw,
+               r->cw_ns_with_peer, r->bp_ns, r->bp_ns / r->cw_ns_with_peer);
+    }
 }
 
 /// Manifold cost on the pairs of case 1 that collworld says touch.
@@ -416,6 +507,7 @@ int main(int argc, char **argv) {
             case_result *r = &res[n - 1];
             accuracy(sp, c, r);
             time_case(sp, c, &o, r);
+            peer_case(sp, c, &o, r);
             printf("case %d (%s): touching collworld %d, textbook %d; disagreements %d (textbook only %d, "
                    "collworld only %d)%s\n",
                    n, c->name, r->touching_cw, r->touching_tb, r->tb_only + r->cw_only, r->tb_only, r->cw_only,
@@ -423,6 +515,15 @@ int main(int argc, char **argv) {
             printf("  collworld %.1f ns/pair (runs %.1f..%.1f, %ld pass(es)/run), textbook %.1f ns/pair "
                    "(runs %.1f..%.1f, %ld pass(es)/run)\n",
                    r->cw_ns, r->cw_min, r->cw_max, r->cw_loops, r->tb_ns, r->tb_min, r->tb_max, r->tb_loops);
+            if (r->has_peer) {
+                printf("  bitmask peer %.1f ns/pair, collworld %.1f in the runs alternated with it; they disagree "
+                       "on %d pair(s)\n",
+                       r->bp_ns, r->cw_ns_with_peer, r->peer_differs);
+            }
+            if (r->peer_differs != 0) {
+                printf("  WRONG: the bitmask peer and collworld must agree on whole offsets\n");
+                status = 1;
+            }
             if ((n == 3 || n == 4) && r->touching_cw != 0) {
                 printf("  WRONG: case %d must never overlap, collworld says %d pairs touch (run --check)\n", n,
                        r->touching_cw);
@@ -444,6 +545,7 @@ int main(int argc, char **argv) {
         }
         printf("\n\"touching\" is collworld's count, which is exact; the textbook test samples one point per "
                "texel of A and disagrees with it on the pairs counted above.\n");
+        print_peer_table(cases, res, &o);
         if (o.only_case == 0 || o.only_case == 1) {
             manifold_cost(sp, &cases[0], &o);
         }

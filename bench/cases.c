@@ -69,6 +69,12 @@ bool sprites_build(sprite sprites[SPRITE_COUNT]) {
                                SPRITE_THRESHOLD)) {
             return false;
         }
+        for (int flip = 0; flip < 2; flip++) {
+            if (!bp_mask_from_rgba(&sp->bpmask[flip], sp->rgba, SPRITE_SIZE, SPRITE_SIZE, SPRITE_SIZE * 4,
+                                   SPRITE_THRESHOLD, flip)) {
+                return false;
+            }
+        }
     }
     return true;
 }
@@ -77,6 +83,8 @@ void sprites_free(sprite sprites[SPRITE_COUNT]) {
     for (int s = 0; s < SPRITE_COUNT; s++) {
         cw_mask_destroy(sprites[s].mask);
         tb_mask_free(&sprites[s].tbmask);
+        bp_mask_free(&sprites[s].bpmask[0]);
+        bp_mask_free(&sprites[s].bpmask[1]);
         free(sprites[s].rgba);
         sprites[s].mask = NULL;
         sprites[s].rgba = NULL;

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "bitmask_peer.h"
 #include "collworld.h"
 #include "textbook.h"
 
@@ -37,6 +38,7 @@ typedef struct sprite {
     cw_mask *mask;     ///< collworld mask.
     cw_shape shape;    ///< collworld shape over `mask`.
     tb_mask tbmask;    ///< textbook byte mask.
+    bp_mask bpmask[2]; ///< pygame-style bitmask, as is and mirrored in x.
 } sprite;
 
 /// One pair to test: shape a under ta against shape b under tb.
@@ -57,7 +59,8 @@ typedef struct bench_case {
     int count;
 } bench_case;
 
-/// Builds every sprite (RGBA pixels, collworld mask, textbook mask). Returns false on failure.
+/// Builds every sprite (RGBA pixels, collworld mask, textbook mask, pygame-style bitmasks). Returns
+/// false on failure.
 bool sprites_build(sprite sprites[SPRITE_COUNT]);
 
 /// Frees what sprites_build() made.
