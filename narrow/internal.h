@@ -13,8 +13,18 @@
 // frame and saved registers.
 #if defined(__GNUC__)
 #define CW__NOINLINE __attribute__((noinline))
+#define CW__ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define CW__NOINLINE
+#define CW__ALWAYS_INLINE inline
+#endif
+
+// GCC and Clang on x86-64 can compile a function for AVX2 inside a baseline build and ask the CPU
+// whether it has AVX2 (__builtin_cpu_supports): the hottest loops get a second copy that way.
+#if defined(__GNUC__) && defined(__x86_64__)
+#define CW__HAVE_AVX2_CLONE 1
+#else
+#define CW__HAVE_AVX2_CLONE 0
 #endif
 
 // --- masks (mask.c) ---

@@ -39,7 +39,7 @@ static uint64_t shifted_row(const cw_mask *a, int j, int start, int dx, bool wid
 // so each row costs one shift. Whole chunks of 32 rows run a fixed-count loop without a branch,
 // which the compiler vectorises and unrolls, with an early-exit test after each (smaller or growing
 // chunks measured slower on the benchmark); the rest is one more such loop.
-static bool any_shifted_and(const uint64_t *a, const uint64_t *b, int n, int shift)
+static CW__ALWAYS_INLINE bool any_shifted_and_body(const uint64_t *a, const uint64_t *b, int n, int shift)
 {
     // Chosen by index, not by a branch: the sign is a coin toss for a predictor.
     const uint64_t *rows[2] = {a, b};
@@ -57,6 +57,24 @@ static bool any_shifted_and(const uint64_t *a, const uint64_t *b, int n, int shi
     for (; i < n; i++)
         hits |= (a[i] << shift) & b[i];
     return hits != 0;
+}
+
+#if CW__HAVE_AVX2_CLONE
+// The same loop compiled for AVX2 (four rows an instruction instead of two), taken where the CPU
+// has it: the library itself is built for the baseline x86-64. Same answer either way.
+__attribute__((target("avx2"))) static bool any_shifted_and_avx2(const uint64_t *a, const uint64_t *b, int n, int shift)
+{
+    return any_shifted_and_body(a, b, n, shift);
+}
+#endif
+
+static bool any_shifted_and(const uint64_t *a, const uint64_t *b, int n, int shift)
+{
+#if CW__HAVE_AVX2_CLONE
+    if (__builtin_cpu_supports("avx2"))
+        return any_shifted_and_avx2(a, b, n, shift);
+#endif
+    return any_shifted_and_body(a, b, n, shift);
 }
 
 // Common case: both masks at most 64 texels wide, so a row is one word. Whether any of A's rows
