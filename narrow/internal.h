@@ -76,6 +76,9 @@ struct cw_mask {
     uint16_t sector_first[CW__SECTORS], sector_count[CW__SECTORS];
     uint64_t hash;        // of the size and the opaque bits: orders pairs by content, never by address
     uint64_t *bits;       // height * words; bit i of word w in row j is texel (64 * w + i, j)
+    // Masks at most 64 texels wide: each row again, mirrored (bit i is texel width - 1 - i), for
+    // sprites that face the other way; NULL for wider masks.
+    uint64_t *mirrored;
 };
 
 // The one-texel full mask that boxes are turned into (box = that texel scaled by its size).
@@ -457,6 +460,17 @@ static inline int cw__popcount(uint64_t x)
     x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
     return (int)((x * 0x0101010101010101ull) >> 56);
+}
+
+// The 64 bits of x in reverse order (bit i to bit 63 - i).
+static inline uint64_t cw__reversed_bits(uint64_t x)
+{
+    x = ((x >> 1) & 0x5555555555555555ull) | ((x & 0x5555555555555555ull) << 1);
+    x = ((x >> 2) & 0x3333333333333333ull) | ((x & 0x3333333333333333ull) << 2);
+    x = ((x >> 4) & 0x0F0F0F0F0F0F0F0Full) | ((x & 0x0F0F0F0F0F0F0F0Full) << 4);
+    x = ((x >> 8) & 0x00FF00FF00FF00FFull) | ((x & 0x00FF00FF00FF00FFull) << 8);
+    x = ((x >> 16) & 0x0000FFFF0000FFFFull) | ((x & 0x0000FFFF0000FFFFull) << 16);
+    return (x >> 32) | (x << 32);
 }
 
 #endif

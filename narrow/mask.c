@@ -21,6 +21,7 @@ const cw_mask cw__unit_mask = {
     .outline_count = 4,
     .hash = 0x9e3779b97f4a7c15ull,
     .bits = unit_bits,
+    .mirrored = unit_bits,
 };
 
 static size_t align8(size_t n) { return (n + 7u) & ~(size_t)7u; }
@@ -57,7 +58,7 @@ static cw_mask *allocate(int width, int height)
 {
     int words = (width + 63) / 64;
     size_t head = align8(sizeof(cw_mask));
-    size_t bits = (size_t)words * (size_t)height * sizeof(uint64_t);
+    size_t bits = (size_t)words * (size_t)height * sizeof(uint64_t) * (words == 1 ? 2 : 1); // and mirrored
     size_t spans = align8((size_t)height * 2 * sizeof(int32_t));
     size_t points = (size_t)(height + 1) * 2 * 2 * sizeof(int32_t); // see compute_hull
     size_t hull = 2 * points + 2 * sizeof(int32_t);
@@ -72,6 +73,7 @@ static cw_mask *allocate(int width, int height)
     m->height = height;
     m->words = words;
     m->bits = (uint64_t *)(memory + head);
+    m->mirrored = words == 1 ? m->bits + height : NULL;
     m->spans = (int32_t *)(memory + head + bits);
     m->hull = (int32_t *)(memory + head + bits + spans + points);
     return m;
@@ -315,6 +317,8 @@ static cw_mask *build(const uint8_t *pixels, int width, int height, int pitch, i
         for (int w = 0; w < m->words; w++)
             m->count += cw__popcount(row[w]);
     }
+    for (int y = 0; y < height && m->mirrored != NULL; y++)
+        m->mirrored[y] = cw__reversed_bits(m->bits[y]) >> (64 - width);
     compute_bounds(m);
     m->hash = content_hash(m);
     // The hull's points are gathered just before it; that room then holds a double per hull point.

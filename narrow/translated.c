@@ -99,33 +99,28 @@ static CW__NOINLINE bool translated_narrow(const cw_mask *a, const cw_mask *b, i
     return false;
 }
 
-// The 64 bits of x in reverse order.
-static uint64_t reversed(uint64_t x)
-{
-    x = ((x >> 1) & 0x5555555555555555ull) | ((x & 0x5555555555555555ull) << 1);
-    x = ((x >> 2) & 0x3333333333333333ull) | ((x & 0x3333333333333333ull) << 2);
-    x = ((x >> 4) & 0x0F0F0F0F0F0F0F0Full) | ((x & 0x0F0F0F0F0F0F0F0Full) << 4);
-    x = ((x >> 8) & 0x00FF00FF00FF00FFull) | ((x & 0x00FF00FF00FF00FFull) << 8);
-    x = ((x >> 16) & 0x0000FFFF0000FFFFull) | ((x & 0x0000FFFF0000FFFFull) << 16);
-    return (x >> 32) | (x << 32);
-}
-
-// Narrow masks, A mirrored: row j of A mirrored (its row height - 1 - j if flip_y, its bits reversed
-// within its width if flip_x), shifted by dx texels, against B's row j + dy, for the rows [j0, j1)
-// of mirrored A that meet B's opaque rows, with a pass per straddle as in translated_narrow.
+// Narrow masks, A mirrored: row j of A mirrored (its row height - 1 - j if flip_y, its mirrored
+// row if flip_x), shifted by dx texels, against B's row j + dy, for the rows [j0, j1) of mirrored A
+// that meet B's opaque rows, with a pass per straddle as in translated_narrow. Mirrored in x only
+// (sprites facing each other), the rows come in order: the plain word-wise loop.
 static bool mirrored_narrow(const cw_mask *a, const cw_mask *b, int dx, bool fx, bool fy, int j0, int j1, int dy,
                             bool flip_x, bool flip_y)
 {
+    const uint64_t *rows = flip_x ? a->mirrored : a->bits;
     for (int sy = 0; sy <= (fy ? 1 : 0); sy++) {
         int from = cw__int_max(j0, b->y0 - dy - sy), to = cw__int_min(j1, b->y1 - dy - sy);
         for (int sx = 0; sx <= (fx ? 1 : 0); sx++) {
             int shift = dx + sx;
             if (shift <= -64 || shift >= 64) // A lands past B's 64 columns
                 continue;
+            if (!flip_y) {
+                if (any_shifted_and(rows + from, b->bits + from + dy + sy, to - from, shift))
+                    return true;
+                continue;
+            }
             uint64_t hits = 0;
             for (int j = from; j < to; j++) {
-                uint64_t row = a->bits[flip_y ? a->height - 1 - j : j];
-                row = flip_x ? reversed(row) >> (64 - a->width) : row;
+                uint64_t row = rows[a->height - 1 - j];
                 hits |= (shift >= 0 ? row << shift : row >> -shift) & b->bits[j + dy + sy];
             }
             if (hits)
