@@ -90,13 +90,17 @@ static bool unrotated_is_plain(const cw_mask *ma, const cw_transform *ta, const 
 // and the word-wise test. No canonical order is needed: with the shapes swapped every step rounds to
 // exactly the negated bits (IEEE rounding is symmetric in sign), and the translated test judges an
 // offset and its negation alike, so (a, b) and (b, a) give the same answer.
+// d / scale, without the division (a slow instruction) for the common scales 1 and -1, where it is
+// exact.
+static inline double per_scale(double d, float scale)
+{
+    return scale == 1.0f ? d : scale == -1.0f ? -d : d / scale;
+}
+
 static bool unrotated_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b, const cw_transform *tb)
 {
-    double dx = (double)ta->position.x - tb->position.x, dy = (double)ta->position.y - tb->position.y;
-    if (tb->scale.x != 1.0f) // unscaled sprites skip the division
-        dx /= tb->scale.x;
-    if (tb->scale.y != 1.0f)
-        dy /= tb->scale.y;
+    double dx = per_scale((double)ta->position.x - tb->position.x, tb->scale.x);
+    double dy = per_scale((double)ta->position.y - tb->position.y, tb->scale.y);
     double ox = dx + ((double)tb->origin.x - ta->origin.x), oy = dy + ((double)tb->origin.y - ta->origin.y);
     return cw__translated_overlap(a->mask, b->mask, ox, oy, false, false, CW__EPS, CW__EPS);
 }
@@ -112,8 +116,8 @@ static CW__NOINLINE bool mirrored_pair_overlap(const cw_shape *a, const cw_trans
     if (!*handled)
         return false;
     bool flip_x = flips & 1, flip_y = flips & 2;
-    double dx = ((double)ta->position.x - tb->position.x) / tb->scale.x;
-    double dy = ((double)ta->position.y - tb->position.y) / tb->scale.y;
+    double dx = per_scale((double)ta->position.x - tb->position.x, tb->scale.x);
+    double dy = per_scale((double)ta->position.y - tb->position.y, tb->scale.y);
     double ox = dx + (flip_x ? (double)tb->origin.x + ta->origin.x : (double)tb->origin.x - ta->origin.x);
     double oy = dy + (flip_y ? (double)tb->origin.y + ta->origin.y : (double)tb->origin.y - ta->origin.y);
     return cw__translated_overlap(a->mask, b->mask, ox, oy, flip_x, flip_y, CW__EPS, CW__EPS);

@@ -17,6 +17,11 @@ static bool split_offset(double offset, int base, double eps, int *whole, bool *
 {
     double shifted = offset - base;
     int n = (int)shifted;
+    if (n == shifted) { // a whole offset (pixel art's): n holds (|n + base - offset| = 0), n + 1 not (1)
+        *whole = n;
+        *fractional = false;
+        return true;
+    }
     n -= shifted < n; // the floor
     double reach = 1 - eps;
     bool low = fabs((n + base) - offset) < reach, high = fabs((n + 1 + base) - offset) < reach;
@@ -166,7 +171,11 @@ static CW__NOINLINE bool mirrored_overlap(const cw_mask *a, const cw_mask *b, do
     int ay0 = flip_y ? a->height - a->y1 : a->y0, ay1 = flip_y ? a->height - a->y0 : a->y1;
     int j0 = cw__int_max(ay0, b->y0 - dy - fy), j1 = cw__int_min(ay1, b->y1 - dy);
     int k0 = cw__int_max(ax0 + dx, b->x0), k1 = cw__int_min(ax1 + dx + fx, b->x1);
-    return j0 < j1 && k0 < k1 && mirrored_narrow(a, b, dx, fx, fy, j0, j1, dy, flip_x, flip_y);
+    if (j0 >= j1 || k0 >= k1)
+        return false;
+    if (!fx && !fy && !flip_y) // facing each other at a whole offset (then |dx| < 64: the columns meet)
+        return any_shifted_and(a->mirrored + j0, b->bits + j0 + dy, j1 - j0, dx);
+    return mirrored_narrow(a, b, dx, fx, fy, j0, j1, dy, flip_x, flip_y);
 }
 
 bool cw__translated_overlap(const cw_mask *a, const cw_mask *b, double ox, double oy, bool flip_x, bool flip_y,
