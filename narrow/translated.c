@@ -46,10 +46,10 @@ static uint64_t shifted_row(const cw_mask *a, int j, int start, int dx, bool wid
 // chunks measured slower on the benchmark); the rest is one more such loop.
 static CW__ALWAYS_INLINE bool any_shifted_and_body(const uint64_t *a, const uint64_t *b, int n, int shift)
 {
-    // Chosen by index, not by a branch: the sign is a coin toss for a predictor.
-    const uint64_t *rows[2] = {a, b};
-    int right = shift < 0;
-    a = rows[right], b = rows[!right], shift = right ? -shift : shift;
+    // Swapped by a mask, not by a branch: the sign is a coin toss for a predictor.
+    uintptr_t swap = (uintptr_t)0 - (uintptr_t)(shift < 0), flip = ((uintptr_t)a ^ (uintptr_t)b) & swap;
+    a = (const uint64_t *)((uintptr_t)a ^ flip), b = (const uint64_t *)((uintptr_t)b ^ flip);
+    shift = shift < 0 ? -shift : shift;
     int i = 0;
     for (; i + 32 <= n; i += 32) {
         uint64_t hits = 0;
