@@ -294,6 +294,37 @@ CW_API bool cw_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape
                 cw_manifold *manifold);
 
 
+/// Bytes of cw_placed's storage.
+#define CW_PLACED_BYTES 384
+
+/// A shape placed by a transform, checked and prepared once by cw_place(), for testing against many
+/// others with cw_placed_overlap(): the work cw_overlap() repeats on every call (validating both
+/// shapes and transforms, the rotation's cosine and sine, the placement's frame and box) is paid
+/// once per placement. Use it where one placement meets many others in the same frame (a player
+/// against the enemies, a bullet against the walls, a level editor's selection) outside a world;
+/// a world already prepares each body once per move. A plain value: copy it freely, any number of
+/// threads may read one at once. It borrows the shape's mask, as a cw_shape does: keep the mask
+/// alive while the placement is used. Opaque: only cw_place() fills it.
+typedef struct cw_placed {
+    /// Private: the prepared shape. Aligned for any of its fields.
+    union {
+        double align_double;
+        void *align_pointer;
+        unsigned char bytes[CW_PLACED_BYTES];
+    } opaque;
+} cw_placed;
+
+/// Places `shape` by `transform` into `*placed` for cw_placed_overlap(). Returns false with an error
+/// (and `*placed` marked unusable, so that cw_placed_overlap() refuses it) for a NULL output, and on
+/// the bad shapes and transforms cw_overlap() refuses, with the same message.
+CW_API bool cw_place(const cw_shape *shape, const cw_transform *transform, cw_placed *placed);
+
+/// Exactly cw_overlap() of the two placements' shapes and transforms, manifold included, bit for
+/// bit: the same answer both ways round, the same tolerance and rounding rules. Returns false with
+/// an error for a NULL placement or one that cw_place() did not fill (never filled, or its
+/// cw_place() failed; a copy of a filled one is fine).
+CW_API bool cw_placed_overlap(const cw_placed *a, const cw_placed *b, cw_manifold *manifold);
+
 /// Whether shape `a`, moving in a straight line from `ta` by `t * translation` (world units) for t
 /// in [0, 1], overlaps shape `b` (which stays at `tb`) with positive area at some t: a shape cast,
 /// decided exactly (each run of opaque texels sweeps a convex hexagon, tested against the other's

@@ -169,6 +169,17 @@ bool cw__overlap_bodies(const cw__body *a, const cw__body *b, cw_manifold *manif
     return hit;
 }
 
+// Two prepared bodies: where rounding may reach the tolerance (placements far from moderate) the
+// pair must also have meeting AABBs, so that the answer is the world's; then the exact test.
+static bool prepared_overlap(const cw__body *a, const cw__body *b, bool moderate, cw_manifold *manifold)
+{
+    if (!moderate &&
+        cw__rounding_matters(cw__body_rounding(a), cw__body_tolerance(a), cw__body_rounding(b), cw__body_tolerance(b)) &&
+        !cw__aabbs_meet(a, b))
+        return false;
+    return cw__overlap_bodies(a, b, manifold);
+}
+
 // cw_overlap() past its common case: validated, prepared and dispatched. Kept out of line so that
 // the common case runs without this path's stack frame.
 static CW__NOINLINE bool overlap_prepared(const cw_shape *a, const cw_transform *ta, const cw_shape *b,
@@ -180,12 +191,7 @@ static CW__NOINLINE bool overlap_prepared(const cw_shape *a, const cw_transform 
     if (!cw__prepare(a, ta, &body_a) || !cw__prepare(b, tb, &body_b))
         return false;
     bool moderate = cw__placement_is_moderate(a, ta) && cw__placement_is_moderate(b, tb);
-    if (!moderate &&
-        cw__rounding_matters(cw__body_rounding(&body_a), cw__body_tolerance(&body_a), cw__body_rounding(&body_b),
-                             cw__body_tolerance(&body_b)) &&
-        !cw__aabbs_meet(&body_a, &body_b))
-        return false;
-    return cw__overlap_bodies(&body_a, &body_b, manifold);
+    return prepared_overlap(&body_a, &body_b, moderate, manifold);
 }
 
 bool cw_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b, const cw_transform *tb,
@@ -206,4 +212,102 @@ bool cw_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b, co
     if (manifold == NULL && is_moderate_box_pair(a, ta, b, tb))
         return box_pair_overlap(a, ta, b, tb);
     return overlap_prepared(a, ta, b, tb, manifold);
+}
+
+// --- placed shapes ---
+
+// What cw_place() keeps in a cw_placed: the shape and transform as given (cw_overlap()'s choices of
+// path are made on them), their prepared body and the per-shape halves of those choices. Read in
+// place through a cast of the caller's storage: may_alias says so to GCC and Clang.
+#if defined(__GNUC__)
+#define CW__MAY_ALIAS __attribute__((may_alias))
+#else
+#define CW__MAY_ALIAS
+#endif
+typedef struct CW__MAY_ALIAS cw__placed {
+    uint32_t tag;         // PLACED_TAG once filled; anything else is refused
+    bool sprite;          // a mask, unrotated and moderately placed: one side of
+                          // is_moderate_unrotated_pair()
+    bool moderate;        // cw__placement_is_moderate()
+    bool moderate_box;    // a box so placed: one side of is_moderate_box_pair()
+    cw_shape shape;
+    cw_transform transform;
+    cw__body body;
+} cw__placed;
+_Static_assert(sizeof(cw__placed) <= CW_PLACED_BYTES, "cw_placed must hold cw__placed");
+_Static_assert(_Alignof(cw__placed) <= _Alignof(cw_placed), "cw_placed must be aligned for cw__placed");
+
+#define PLACED_TAG 0x706c6163u // "plac"
+
+// One side of is_moderate_unrotated_pair(): given that the other side passes too and the scales'
+// magnitudes are equal, the pair passes.
+static bool is_moderate_unrotated_sprite(const cw_shape *shape, const cw_transform *t)
+{
+    const uint32_t binade = 1u << 23;
+    uint32_t position = cw__max_u32(cw__abs_bits(t->position.x), cw__abs_bits(t->position.y));
+    uint32_t origin = cw__max_u32(cw__abs_bits(t->origin.x), cw__abs_bits(t->origin.y));
+    uint32_t scale = cw__max_u32(cw__abs_bits(t->scale.x) - (127u - 4) * binade,
+                                 cw__abs_bits(t->scale.y) - (127u - 4) * binade);
+    return shape->type == CW_SHAPE_MASK && (position < (127u + 16) * binade) & (origin < (127u + 14) * binade) &
+                                               (scale < 8 * binade) & (cw__abs_bits(t->rotation) == 0);
+}
+
+bool cw_place(const cw_shape *shape, const cw_transform *transform, cw_placed *placed)
+{
+    if (placed == NULL) {
+        cw__fail("The placed-shape output pointer is NULL.");
+        return false;
+    }
+    cw__placed *p = (cw__placed *)(void *)placed->opaque.bytes;
+    p->tag = 0;
+    if (!cw__prepare(shape, transform, &p->body))
+        return false;
+    p->shape = *shape;
+    p->transform = *transform;
+    p->moderate = cw__placement_is_moderate(shape, transform);
+    p->sprite = is_moderate_unrotated_sprite(shape, transform);
+    p->moderate_box = shape->type == CW_SHAPE_BOX && p->moderate;
+    p->tag = PLACED_TAG;
+    return true;
+}
+
+// The placement in `placed`, or NULL (with an error) if there is none.
+static const cw__placed *placed_of(const cw_placed *placed)
+{
+    if (placed == NULL) {
+        cw__fail("The placed shape is NULL.");
+        return NULL;
+    }
+    const cw__placed *p = (const cw__placed *)(const void *)placed->opaque.bytes;
+    if (p->tag != PLACED_TAG) {
+        cw__fail("The placed shape was not filled by cw_place() (or its cw_place() failed).");
+        return NULL;
+    }
+    return p;
+}
+
+// cw_overlap()'s choices in its order, each made from the stored halves (the same outcome as on the
+// shapes and transforms themselves), the preparation already done.
+bool cw_placed_overlap(const cw_placed *a, const cw_placed *b, cw_manifold *manifold)
+{
+    const cw__placed *pa = placed_of(a), *pb = placed_of(b);
+    if (pa == NULL || pb == NULL)
+        return false;
+    const cw_shape *sa = &pa->shape, *sb = &pb->shape;
+    const cw_transform *ta = &pa->transform, *tb = &pb->transform;
+    if (manifold == NULL && pa->sprite && pb->sprite &&
+        ((cw__abs_bits(ta->scale.x) ^ cw__abs_bits(tb->scale.x)) | (cw__abs_bits(ta->scale.y) ^ cw__abs_bits(tb->scale.y))) == 0) {
+        unsigned flips = ((cw__float_bits(ta->scale.x) ^ cw__float_bits(tb->scale.x)) >> 31) |
+                         ((cw__float_bits(ta->scale.y) ^ cw__float_bits(tb->scale.y)) >> 31 << 1);
+        if (flips == 0)
+            return unrotated_overlap(sa, ta, sb, tb);
+        bool handled, hit = mirrored_pair_overlap(sa, ta, sb, tb, flips, &handled);
+        if (handled)
+            return hit;
+    }
+    if (manifold == NULL && pa->moderate_box && pb->moderate_box)
+        return cw__obbs_overlap(&pa->body.obb, &pb->body.obb);
+    if (manifold == NULL && is_unrotated_pair(sa, ta, sb, tb) && unrotated_is_plain(sa->mask, ta, sb->mask, tb))
+        return unrotated_overlap(sa, ta, sb, tb);
+    return prepared_overlap(&pa->body, &pb->body, pa->moderate && pb->moderate, manifold);
 }

@@ -34,6 +34,7 @@ int main(void)
     failed += RUN_GROUP("exact", exact_tests);
     failed += RUN_GROUP("overlap", overlap_tests);
     failed += RUN_GROUP("translated", translated_tests);
+    failed += RUN_GROUP("placed", placed_tests);
     failed += RUN_GROUP("manifold", manifold_tests);
     failed += RUN_GROUP("minimum translation", mtd_tests);
     failed += RUN_GROUP("cast", cast_tests);

@@ -34,6 +34,10 @@ extern const struct CMUnitTest overlap_tests[OVERLAP_TEST_COUNT];
 #define TRANSLATED_TEST_COUNT 2
 extern const struct CMUnitTest translated_tests[TRANSLATED_TEST_COUNT];
 
+// cw_place and cw_placed_overlap: cw_overlap's answers to the bit, and their misuse.
+#define PLACED_TEST_COUNT 2
+extern const struct CMUnitTest placed_tests[PLACED_TEST_COUNT];
+
 #define MANIFOLD_TEST_COUNT 8
 extern const struct CMUnitTest manifold_tests[MANIFOLD_TEST_COUNT];
 
