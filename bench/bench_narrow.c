@@ -52,6 +52,10 @@ typedef struct case_result {
     int peer_differs;                // pairs where the bitmask peer and collworld disagree
     double bp_ns;                    // the bitmask peer's median, ns per pair (timed with collworld)
     double cw_ns_with_peer;          // collworld's median in the runs interleaved with the peer
+    double placed_ns;                // cw_placed_overlap's median on placements made beforehand
+    double tb_ns_with_placed;        // the textbook's median in the runs interleaved with it
+    double bp_ns_with_placed;        // the peer's median in those runs (0: no peer)
+    int placed_differs;              // pairs where cw_placed_overlap and cw_overlap disagree
 } case_result;
 
 /// A pair as the pygame-style peer sees it: two bitmasks and b's offset in a's texels.
@@ -212,6 +216,79 @@ static void time_case(const sprite *sp, const bench_case *c, const options *o, c
     res->cw_max = cw_t[o->repeats - 1];
     res->tb_min = tb_t[0];
     res->tb_max = tb_t[o->repeats - 1];
+}
+
+/// Seconds for `loops` passes of cw_placed_overlap over the placed pairs (two placements a pair).
+static double time_placed(const cw_placed *placed, int n, long loops) {
+    unsigned long long acc = 0;
+    const double t0 = bm_now_ms() / 1e3;
+    for (long l = 0; l < loops; l++) {
+        for (int k = 0; k < n; k++) {
+            acc += cw_placed_overlap(&placed[2 * k], &placed[2 * k + 1], NULL) ? (unsigned long long)k + 1u : 0u;
+        }
+    }
+    const double t1 = bm_now_ms() / 1e3;
+    sink += acc;
+    return t1 - t0;
+}
+
+/// cw_placed_overlap on placements made once beforehand (what a caller pays a pair when each
+/// placement meets many others), checked against cw_overlap pair by pair, timed interleaved with
+/// the textbook loop and, where it runs, the peer.
+static void placed_case(const sprite *sp, const bench_case *c, const options *o, case_result *res) {
+    cw_placed *placed = malloc(sizeof(cw_placed) * 2 * (size_t)c->count);
+    peer_pair *peers = malloc(sizeof(peer_pair) * (size_t)c->count);
+    if (placed == NULL || peers == NULL) {
+        free(placed);
+        free(peers);
+        return;
+    }
+    for (int k = 0; k < c->count; k++) {
+        const bench_pair *p = &c->pairs[k];
+        if (!cw_place(&sp[p->a].shape, &p->ta, &placed[2 * k]) || !cw_place(&sp[p->b].shape, &p->tb, &placed[2 * k + 1])) {
+            res->placed_differs++;
+            continue;
+        }
+        res->placed_differs += cw_placed_overlap(&placed[2 * k], &placed[2 * k + 1], NULL) != run_cw(sp, p, NULL);
+    }
+    const bool peer = res->has_peer && peer_pairs(sp, c, peers);
+    double pl_t[MAX_REPEATS], tb_t[MAX_REPEATS], bp_t[MAX_REPEATS];
+    const long pl_loops = calibrate(time_placed(placed, c->count, 1), o->quick);
+    const long tb_loops = calibrate(time_tb(sp, c->pairs, c->count, 1), o->quick);
+    const long bp_loops = peer ? calibrate(time_bp(peers, c->count, 1), o->quick) : 0;
+    for (int r = 0; r < o->repeats; r++) {
+        pl_t[r] = time_placed(placed, c->count, pl_loops) * 1e9 / ((double)pl_loops * c->count);
+        tb_t[r] = time_tb(sp, c->pairs, c->count, tb_loops) * 1e9 / ((double)tb_loops * c->count);
+        bp_t[r] = peer ? time_bp(peers, c->count, bp_loops) * 1e9 / ((double)bp_loops * c->count) : 0;
+    }
+    res->placed_ns = bm_median(pl_t, o->repeats);
+    res->tb_ns_with_placed = bm_median(tb_t, o->repeats);
+    res->bp_ns_with_placed = peer ? bm_median(bp_t, o->repeats) : 0;
+    free(placed);
+    free(peers);
+}
+
+/// The table for placements made once.
+static void print_placed_table(const bench_case *cases, const case_result *res, const options *o) {
+    printf("\nplaced once (cw_place for every sprite beforehand, then cw_placed_overlap a pair), interleaved with "
+           "the textbook loop and the pygame-style peer\n");
+    printf("\n| case | cw_placed_overlap ns/pair | textbook ns/pair | speed-up | bitmask peer ns/pair | faster than "
+           "the peer by |\n");
+    printf("|---|---:|---:|---:|---:|---:|\n");
+    for (int n = 1; n <= CASE_COUNT; n++) {
+        const case_result *r = &res[n - 1];
+        if (o->only_case != 0 && o->only_case != n) {
+            continue;
+        }
+        if (r->bp_ns_with_placed > 0) {
+            printf("| %s | %.1f | %.1f | %.1fx | %.1f | %.2fx |\n", cases[n - 1].name, r->placed_ns,
+                   r->tb_ns_with_placed, r->tb_ns_with_placed / r->placed_ns, r->bp_ns_with_placed,
+                   r->bp_ns_with_placed / r->placed_ns);
+        } else {
+            printf("| %s | %.1f | %.1f | %.1fx | - | - |\n", cases[n - 1].name, r->placed_ns, r->tb_ns_with_placed,
+                   r->tb_ns_with_placed / r->placed_ns);
+        }
+    }
 }
 
 /// The pygame-style peer against collworld, where every pair is one the peer can test: answers
@@ -508,6 +585,7 @@ int main(int argc, char **argv) {
             accuracy(sp, c, r);
             time_case(sp, c, &o, r);
             peer_case(sp, c, &o, r);
+            placed_case(sp, c, &o, r);
             printf("case %d (%s): touching collworld %d, textbook %d; disagreements %d (textbook only %d, "
                    "collworld only %d)%s\n",
                    n, c->name, r->touching_cw, r->touching_tb, r->tb_only + r->cw_only, r->tb_only, r->cw_only,
@@ -519,6 +597,13 @@ int main(int argc, char **argv) {
                 printf("  bitmask peer %.1f ns/pair, collworld %.1f in the runs alternated with it; they disagree "
                        "on %d pair(s)\n",
                        r->bp_ns, r->cw_ns_with_peer, r->peer_differs);
+            }
+            printf("  placed once: %.1f ns/pair (textbook %.1f in the runs alternated with it); it disagrees with "
+                   "cw_overlap on %d pair(s)\n",
+                   r->placed_ns, r->tb_ns_with_placed, r->placed_differs);
+            if (r->placed_differs != 0) {
+                printf("  WRONG: cw_placed_overlap must equal cw_overlap\n");
+                status = 1;
             }
             if (r->peer_differs != 0) {
                 printf("  WRONG: the bitmask peer and collworld must agree on whole offsets\n");
@@ -546,6 +631,7 @@ int main(int argc, char **argv) {
         printf("\n\"touching\" is collworld's count, which is exact; the textbook test samples one point per "
                "texel of A and disagrees with it on the pairs counted above.\n");
         print_peer_table(cases, res, &o);
+        print_placed_table(cases, res, &o);
         if (o.only_case == 0 || o.only_case == 1) {
             manifold_cost(sp, &cases[0], &o);
         }
