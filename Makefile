@@ -97,8 +97,10 @@ $(BUILD)/readme_%: demo/readme_%.c libcollworld.a
 	@mkdir -p $(BUILD)
 	$(CC) $(CFLAGS) -o $@ $< libcollworld.a $(LDLIBS)
 
-example: $(BUILD)/readme_example $(BUILD)/readme_world $(BUILD)/readme_swept $(BUILD)/readme_touch $(BUILD)/readme_sheet
+example: $(BUILD)/readme_example $(BUILD)/readme_placed $(BUILD)/readme_world $(BUILD)/readme_swept $(BUILD)/readme_touch \
+         $(BUILD)/readme_sheet
 	./$(BUILD)/readme_example
+	./$(BUILD)/readme_placed
 	./$(BUILD)/readme_world
 	./$(BUILD)/readme_swept
 	./$(BUILD)/readme_touch
@@ -300,7 +302,7 @@ check-cmake: | deps-lib
 amalgamate: | deps-lib
 	./packaging/amalgamate.sh $(BUILD)/dist
 
-AMALGAMATION_EXAMPLES := readme_example readme_world readme_swept readme_touch readme_sheet
+AMALGAMATION_EXAMPLES := readme_example readme_placed readme_world readme_swept readme_touch readme_sheet
 check-amalgamation: amalgamate
 	@for cc in $(CC) $$(command -v clang); do \
 	    echo "$$cc -std=c11 -Wall -Wextra -Wpedantic -Werror -O2 -pthread -c $(BUILD)/dist/collworld.c"; \
