@@ -308,9 +308,9 @@ CW_API bool cw_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape
 typedef struct cw_placed {
     /// Private: the prepared shape. Aligned for any of its fields.
     union {
-        double align_double;
-        void *align_pointer;
-        unsigned char bytes[CW_PLACED_BYTES];
+        double align_double;                  ///< Aligns the storage for doubles.
+        void *align_pointer;                  ///< Aligns the storage for pointers.
+        unsigned char bytes[CW_PLACED_BYTES]; ///< The storage.
     } opaque;
 } cw_placed;
 
