@@ -194,21 +194,26 @@ static CW__NOINLINE bool overlap_prepared(const cw_shape *a, const cw_transform 
     return prepared_overlap(&body_a, &body_b, moderate, manifold);
 }
 
+// The most common sprite pair (is_moderate_unrotated_pair()): A's texel grid lands on B's shifted,
+// or mirrored on the axes whose scale signs differ (the magnitudes are equal). -1 where the masks
+// are too wide to be tested mirrored.
+static inline int sprite_pair_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b,
+                                      const cw_transform *tb)
+{
+    unsigned flips = ((cw__float_bits(ta->scale.x) ^ cw__float_bits(tb->scale.x)) >> 31) |
+                     ((cw__float_bits(ta->scale.y) ^ cw__float_bits(tb->scale.y)) >> 31 << 1);
+    if (flips == 0)
+        return unrotated_overlap(a, ta, b, tb);
+    bool handled, hit = mirrored_pair_overlap(a, ta, b, tb, flips, &handled);
+    return handled ? hit : -1;
+}
+
 bool cw_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b, const cw_transform *tb,
                 cw_manifold *manifold)
 {
-    // The most common sprite pair: two masks, unrotated at one scale (mirrored or not), moderately
-    // placed.
-    if (manifold == NULL && is_moderate_unrotated_pair(a, ta, b, tb)) {
-        // The scales' magnitudes are equal: their sign bits say which axes are mirrored.
-        unsigned flips = ((cw__float_bits(ta->scale.x) ^ cw__float_bits(tb->scale.x)) >> 31) |
-                         ((cw__float_bits(ta->scale.y) ^ cw__float_bits(tb->scale.y)) >> 31 << 1);
-        if (flips == 0)
-            return unrotated_overlap(a, ta, b, tb);
-        bool handled, hit = mirrored_pair_overlap(a, ta, b, tb, flips, &handled);
-        if (handled)
-            return hit;
-    }
+    int sprites = manifold == NULL && is_moderate_unrotated_pair(a, ta, b, tb) ? sprite_pair_overlap(a, ta, b, tb) : -1;
+    if (sprites >= 0)
+        return sprites;
     if (manifold == NULL && is_moderate_box_pair(a, ta, b, tb))
         return box_pair_overlap(a, ta, b, tb);
     return overlap_prepared(a, ta, b, tb, manifold);
@@ -295,16 +300,11 @@ bool cw_placed_overlap(const cw_placed *a, const cw_placed *b, cw_manifold *mani
         return false;
     const cw_shape *sa = &pa->shape, *sb = &pb->shape;
     const cw_transform *ta = &pa->transform, *tb = &pb->transform;
-    if (manifold == NULL && pa->sprite && pb->sprite &&
-        ((cw__abs_bits(ta->scale.x) ^ cw__abs_bits(tb->scale.x)) | (cw__abs_bits(ta->scale.y) ^ cw__abs_bits(tb->scale.y))) == 0) {
-        unsigned flips = ((cw__float_bits(ta->scale.x) ^ cw__float_bits(tb->scale.x)) >> 31) |
-                         ((cw__float_bits(ta->scale.y) ^ cw__float_bits(tb->scale.y)) >> 31 << 1);
-        if (flips == 0)
-            return unrotated_overlap(sa, ta, sb, tb);
-        bool handled, hit = mirrored_pair_overlap(sa, ta, sb, tb, flips, &handled);
-        if (handled)
-            return hit;
-    }
+    bool alike = ((cw__abs_bits(ta->scale.x) ^ cw__abs_bits(tb->scale.x)) |
+                  (cw__abs_bits(ta->scale.y) ^ cw__abs_bits(tb->scale.y))) == 0;
+    int sprites = manifold == NULL && pa->sprite && pb->sprite && alike ? sprite_pair_overlap(sa, ta, sb, tb) : -1;
+    if (sprites >= 0)
+        return sprites;
     if (manifold == NULL && pa->moderate_box && pb->moderate_box)
         return cw__obbs_overlap(&pa->body.obb, &pb->body.obb);
     if (manifold == NULL && is_unrotated_pair(sa, ta, sb, tb) && unrotated_is_plain(sa->mask, ta, sb->mask, tb))
