@@ -1,5 +1,6 @@
 // libFuzzer target: cw_overlap on arbitrary shapes and transforms (NaN, inf, huge, denormal, tiny
-// scales). Checks that the answer does not depend on the argument order, that bad input fails with
+// scales). Checks that the answer does not depend on the argument order, that cw_placed_overlap
+// gives the same answer and manifold (cw_place failing exactly on bad input), that bad input fails with
 // an error both ways, that an overlap lies inside both AABBs, and (for some inputs) the manifold's
 // promises: swapped arguments negate the normal, a unit normal, a finite point and depth >= 0.
 #include "fuzz_common.h"
@@ -91,6 +92,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FZ_CHECK(ab_failed == !valid, "valid %d but error %d (%s)", valid, ab_failed, cw_last_error());
     FZ_CHECK(!ab_failed || !ab, "failed but returned true");
 
+    // Placed once, the same answer (and cw_place fails exactly where cw_overlap does).
+    cw_placed pa, pb;
+    cw_clear_error();
+    bool placed = cw_place(&a, &ta, &pa) && cw_place(&b, &tb, &pb);
+    FZ_CHECK(placed == valid, "cw_place %d but valid %d (%s)", placed, valid, cw_last_error());
+    if (placed) {
+        FZ_CHECK(cw_placed_overlap(&pa, &pb, NULL) == ab && cw_placed_overlap(&pb, &pa, NULL) == ab,
+                 "cw_placed_overlap differs from cw_overlap (%d)", ab);
+    }
+
     if (ab) {
         cw_aabb box_a, box_b;
         FZ_CHECK(cw_shape_aabb(&a, &ta, &box_a) && cw_shape_aabb(&b, &tb, &box_b), "aabb: %s", cw_last_error());
@@ -106,6 +117,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         bool with_ab = cw_overlap(&a, &ta, &b, &tb, &mab);
         bool with_ba = cw_overlap(&b, &tb, &a, &ta, &mba);
         FZ_CHECK(with_ab == ab && with_ba == ab, "the manifold changed the answer");
+        if (placed) {
+            cw_manifold placed_ab = untouched;
+            FZ_CHECK(cw_placed_overlap(&pa, &pb, &placed_ab) == ab && memcmp(&placed_ab, &mab, sizeof mab) == 0,
+                     "cw_placed_overlap's manifold differs from cw_overlap's");
+        }
         if (!ab) {
             FZ_CHECK(memcmp(&mab, &untouched, sizeof mab) == 0 && memcmp(&mba, &untouched, sizeof mba) == 0,
                      "manifold written without an overlap");
