@@ -409,10 +409,10 @@ static void test_aabb_long_hulls(void **state)
 {
     (void)state;
     const gen_pattern patterns[] = {GEN_DISC, GEN_RING, GEN_NOISE, GEN_DIAGONAL};
-    int n = gen_scaled(400), turns = 24, inward = 0, loose = 0;
+    int n = gen_scaled(300), turns = 24, inward = 0, loose = 0;
     for (int k = 0; k < n; k++) {
         gen_rng r = gen_seed(0xaabb2000ull + (uint64_t)k);
-        int w = gen_int(&r, 20, k % 4 == 0 ? 300 : 80), h = gen_int(&r, 20, k % 4 == 0 ? 300 : 80);
+        int w = gen_int(&r, 20, k % 8 == 0 ? 300 : 80), h = gen_int(&r, 20, k % 8 == 0 ? 300 : 80);
         gen_shape s;
         unsigned char *solid = malloc((size_t)w * (size_t)h);
         assert_non_null(solid);

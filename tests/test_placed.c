@@ -68,10 +68,12 @@ static int compare(const cw_shape *a, const cw_transform *ta, const cw_shape *b,
 static void test_placed_is_cw_overlap(void **state)
 {
     (void)state;
-    int n = gen_scaled(3000), differences = 0, touching = 0, sprites = 0;
+    int n = gen_scaled(2400), differences = 0, touching = 0, sprites = 0;
     for (int k = 0; k < n; k++) {
         gen_case c;
-        uint64_t seed = gen_case_seed(GEN_STREAM_CONTACT + (unsigned)(k % 2), (gen_kind)(k % 4), (uint32_t)k);
+        // Near contact (placed there by the reference: slower to make) one case in four.
+        unsigned stream = k % 4 == 0 ? GEN_STREAM_CONTACT : k % 4 == 1 ? GEN_STREAM_MIRROR : GEN_STREAM_OVERLAP;
+        uint64_t seed = gen_case_seed(stream, (gen_kind)(k % 4), (uint32_t)k);
         assert_true(gen_case_make(&c, seed));
         gen_rng r = gen_seed(seed ^ 0x706c6163ull);
         if (gen_chance(&r, 0.4)) {
