@@ -88,7 +88,7 @@ asan: $(BUILD)/asan/test_collworld
 
 # valgrind memcheck on a lighter run of the same suite (CW_TEST_SCALE divides the random case counts)
 valgrind: $(BUILD)/test_collworld
-	CW_TEST_SCALE=20 valgrind -q --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=definite \
+	CW_TEST_SCALE=30 valgrind -q --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=definite \
 	    ./$(BUILD)/test_collworld
 	@$(MAKE) --no-print-directory lua-valgrind
 
