@@ -2,7 +2,7 @@
 // A's texel grid lands on B's shifted by a fixed offset, so the test is a word-wise shift-and-AND of
 // rows, as pygame's bitmask does, with a second pass per axis where the offset has a fraction. A
 // sprite mirrored against the other (one facing left, one right) lands mirrored: the same test on
-// A's rows reversed, bit by bit or in order.
+// A's mirrored rows (kept with the mask), in reverse order when mirrored top to bottom.
 #include "bits.h"
 
 // The whole offsets n by which A's texel i may land on B's texel i + n with positive area beyond the
