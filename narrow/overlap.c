@@ -53,27 +53,49 @@ static inline bool is_unrotated_pair(const cw_shape *a, const cw_transform *ta, 
            ta->rotation == 0 && tb->rotation == 0 && ta->scale.x == tb->scale.x && ta->scale.y == tb->scale.y;
 }
 
+// A moderate unrotated placement (cw__moderate(): finite, so valid, and rounding never matters)
+// judged on the floats' bits: |position| < 2^16, |origin| < 2^14, |scale| in [1/16, 16) (its bits
+// less SCALE_BITS_LOW below SCALE_BITS_SPAN, which wraps for smaller scales), rotation 0 or -0.
+#define POSITION_BITS_BOUND ((127u + 16) << 23)
+#define ORIGIN_BITS_BOUND ((127u + 14) << 23)
+#define SCALE_BITS_LOW ((127u - 4) << 23)
+#define SCALE_BITS_SPAN (8u << 23)
+
+// One side of the common sprite pair (see is_moderate_unrotated_pair()).
+static inline bool is_moderate_unrotated(const cw_transform *t)
+{
+    uint32_t position = cw__max_u32(cw__abs_bits(t->position.x), cw__abs_bits(t->position.y));
+    uint32_t origin = cw__max_u32(cw__abs_bits(t->origin.x), cw__abs_bits(t->origin.y));
+    uint32_t scale = cw__max_u32(cw__abs_bits(t->scale.x) - SCALE_BITS_LOW, cw__abs_bits(t->scale.y) - SCALE_BITS_LOW);
+    return (position < POSITION_BITS_BOUND) & (origin < ORIGIN_BITS_BOUND) & (scale < SCALE_BITS_SPAN) &
+           (cw__abs_bits(t->rotation) == 0);
+}
+
+// Whether two transforms' scales are equal but for the signs (for moderate scales, equal bits are
+// equal values).
+static inline bool scales_alike(const cw_transform *ta, const cw_transform *tb)
+{
+    return ((cw__abs_bits(ta->scale.x) ^ cw__abs_bits(tb->scale.x)) |
+            (cw__abs_bits(ta->scale.y) ^ cw__abs_bits(tb->scale.y))) == 0;
+}
+
 // Whether two masks are placed unrotated at one scale but for the signs (so that one may be
-// mirrored against the other) with both placements moderate (cw__moderate(): finite, so valid, and
-// rounding never matters), the float tests done on the bits in one branch: the common sprite pair's
-// only check. For moderate scales, equal bits are equal values.
+// mirrored against the other), both as is_moderate_unrotated() says: the common sprite pair's only
+// check. Written for the pair at once (the maxima of both sides compared once, B's scale only
+// through scales_alike()), which costs 15 instructions a call less than the two sides apart.
 static inline bool is_moderate_unrotated_pair(const cw_shape *a, const cw_transform *ta, const cw_shape *b,
                                               const cw_transform *tb)
 {
     if (!(a && b && ta && tb && a->type == CW_SHAPE_MASK && b->type == CW_SHAPE_MASK && a->mask && b->mask))
         return false;
-    const uint32_t binade = 1u << 23; // one power of two in a float's bits
     uint32_t position = cw__max_u32(cw__max_u32(cw__abs_bits(ta->position.x), cw__abs_bits(ta->position.y)),
                                     cw__max_u32(cw__abs_bits(tb->position.x), cw__abs_bits(tb->position.y)));
     uint32_t origin = cw__max_u32(cw__max_u32(cw__abs_bits(ta->origin.x), cw__abs_bits(ta->origin.y)),
                                   cw__max_u32(cw__abs_bits(tb->origin.x), cw__abs_bits(tb->origin.y)));
-    uint32_t scale = cw__max_u32(cw__abs_bits(ta->scale.x) - (127u - 4) * binade,
-                                 cw__abs_bits(ta->scale.y) - (127u - 4) * binade);
-    uint32_t unlike = ((cw__float_bits(ta->scale.x) ^ cw__float_bits(tb->scale.x)) & 0x7fffffffu) |
-                      ((cw__float_bits(ta->scale.y) ^ cw__float_bits(tb->scale.y)) & 0x7fffffffu) |
-                      cw__abs_bits(ta->rotation) | cw__abs_bits(tb->rotation);
-    return (position < (127u + 16) * binade) & (origin < (127u + 14) * binade) & (scale < 8 * binade) &
-           (unlike == 0);
+    uint32_t scale = cw__max_u32(cw__abs_bits(ta->scale.x) - SCALE_BITS_LOW, cw__abs_bits(ta->scale.y) - SCALE_BITS_LOW);
+    uint32_t turned = cw__abs_bits(ta->rotation) | cw__abs_bits(tb->rotation);
+    return (position < POSITION_BITS_BOUND) & (origin < ORIGIN_BITS_BOUND) & (scale < SCALE_BITS_SPAN) &
+           (turned == 0) & scales_alike(ta, tb);
 }
 
 // The slow check for an unrotated pair whose placements are not moderate: finite, not mirrored
@@ -85,11 +107,6 @@ static bool unrotated_is_plain(const cw_mask *ma, const cw_transform *ta, const 
            !rounding_matters_unrotated(ma, ta, mb, tb);
 }
 
-// An unrotated pair (is_unrotated_pair()) without the general setup: the offset of A's texel grid in
-// B's, summed as cw__map_between() sums it for such a pair (so that the world's answer is the same),
-// and the word-wise test. No canonical order is needed: with the shapes swapped every step rounds to
-// exactly the negated bits (IEEE rounding is symmetric in sign), and the translated test judges an
-// offset and its negation alike, so (a, b) and (b, a) give the same answer.
 // d / scale, without the division (a slow instruction) for the common scales 1 and -1, where it is
 // exact.
 static inline double per_scale(double d, float scale)
@@ -97,6 +114,11 @@ static inline double per_scale(double d, float scale)
     return scale == 1.0f ? d : scale == -1.0f ? -d : d / scale;
 }
 
+// An unrotated pair (is_unrotated_pair()) without the general setup: the offset of A's texel grid in
+// B's, summed as cw__map_between() sums it for such a pair (so that the world's answer is the same),
+// and the word-wise test. No canonical order is needed: with the shapes swapped every step rounds to
+// exactly the negated bits (IEEE rounding is symmetric in sign), and the translated test judges an
+// offset and its negation alike, so (a, b) and (b, a) give the same answer.
 static bool unrotated_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b, const cw_transform *tb)
 {
     double dx = per_scale((double)ta->position.x - tb->position.x, tb->scale.x);
@@ -244,19 +266,6 @@ _Static_assert(_Alignof(cw__placed) <= _Alignof(cw_placed), "cw_placed must be a
 
 #define PLACED_TAG 0x706c6163u // "plac"
 
-// One side of is_moderate_unrotated_pair(): given that the other side passes too and the scales'
-// magnitudes are equal, the pair passes.
-static bool is_moderate_unrotated_sprite(const cw_shape *shape, const cw_transform *t)
-{
-    const uint32_t binade = 1u << 23;
-    uint32_t position = cw__max_u32(cw__abs_bits(t->position.x), cw__abs_bits(t->position.y));
-    uint32_t origin = cw__max_u32(cw__abs_bits(t->origin.x), cw__abs_bits(t->origin.y));
-    uint32_t scale = cw__max_u32(cw__abs_bits(t->scale.x) - (127u - 4) * binade,
-                                 cw__abs_bits(t->scale.y) - (127u - 4) * binade);
-    return shape->type == CW_SHAPE_MASK && (position < (127u + 16) * binade) & (origin < (127u + 14) * binade) &
-                                               (scale < 8 * binade) & (cw__abs_bits(t->rotation) == 0);
-}
-
 bool cw_place(const cw_shape *shape, const cw_transform *transform, cw_placed *placed)
 {
     if (placed == NULL) {
@@ -270,7 +279,7 @@ bool cw_place(const cw_shape *shape, const cw_transform *transform, cw_placed *p
     p->shape = *shape;
     p->transform = *transform;
     p->moderate = cw__placement_is_moderate(shape, transform);
-    p->sprite = is_moderate_unrotated_sprite(shape, transform);
+    p->sprite = shape->type == CW_SHAPE_MASK && is_moderate_unrotated(transform);
     p->moderate_box = shape->type == CW_SHAPE_BOX && p->moderate;
     p->tag = PLACED_TAG;
     return true;
@@ -300,9 +309,8 @@ bool cw_placed_overlap(const cw_placed *a, const cw_placed *b, cw_manifold *mani
         return false;
     const cw_shape *sa = &pa->shape, *sb = &pb->shape;
     const cw_transform *ta = &pa->transform, *tb = &pb->transform;
-    bool alike = ((cw__abs_bits(ta->scale.x) ^ cw__abs_bits(tb->scale.x)) |
-                  (cw__abs_bits(ta->scale.y) ^ cw__abs_bits(tb->scale.y))) == 0;
-    int sprites = manifold == NULL && pa->sprite && pb->sprite && alike ? sprite_pair_overlap(sa, ta, sb, tb) : -1;
+    int sprites = manifold == NULL && pa->sprite && pb->sprite && scales_alike(ta, tb) ? sprite_pair_overlap(sa, ta, sb, tb)
+                                                                                        : -1;
     if (sprites >= 0)
         return sprites;
     if (manifold == NULL && pa->moderate_box && pb->moderate_box)
