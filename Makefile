@@ -82,13 +82,13 @@ unit: $(BUILD)/test_collworld
 tsan: $(BUILD)/tsan/test_collworld
 	CW_TEST_GROUP=threads CW_TEST_SCALE=2 TSAN_OPTIONS=halt_on_error=1 ./$(BUILD)/tsan/test_collworld
 
-# Under the sanitizers at half the random case counts (every test, every kind of case; CI's time).
+# Under the sanitizers at a third of the random case counts (every test, every kind of case; CI's time).
 asan: $(BUILD)/asan/test_collworld
-	CW_TEST_SCALE=2 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(BUILD)/asan/test_collworld
+	CW_TEST_SCALE=3 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(BUILD)/asan/test_collworld
 
 # valgrind memcheck on a lighter run of the same suite (CW_TEST_SCALE divides the random case counts)
 valgrind: $(BUILD)/test_collworld
-	CW_TEST_SCALE=30 valgrind -q --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=definite \
+	CW_TEST_SCALE=40 valgrind -q --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=definite \
 	    ./$(BUILD)/test_collworld
 	@$(MAKE) --no-print-directory lua-valgrind
 
