@@ -235,12 +235,10 @@ static double time_placed(const cw_placed *placed, int n, long loops) {
 /// cw_placed_overlap on placements made once beforehand (what a caller pays a pair when each
 /// placement meets many others), checked against cw_overlap pair by pair, timed interleaved with
 /// the textbook loop and, where it runs, the peer.
-static void placed_case(const sprite *sp, const bench_case *c, const options *o, case_result *res) {
+static void placed_case(const sprite *sp, const bench_case *c, const peer_pair *peers, const options *o,
+                        case_result *res) {
     cw_placed *placed = malloc(sizeof(cw_placed) * 2 * (size_t)c->count);
-    peer_pair *peers = malloc(sizeof(peer_pair) * (size_t)c->count);
-    if (placed == NULL || peers == NULL) {
-        free(placed);
-        free(peers);
+    if (placed == NULL) {
         return;
     }
     for (int k = 0; k < c->count; k++) {
@@ -251,7 +249,7 @@ static void placed_case(const sprite *sp, const bench_case *c, const options *o,
         }
         res->placed_differs += cw_placed_overlap(&placed[2 * k], &placed[2 * k + 1], NULL) != run_cw(sp, p, NULL);
     }
-    const bool peer = res->has_peer && peer_pairs(sp, c, peers);
+    const bool peer = peers != NULL;
     double pl_t[MAX_REPEATS], tb_t[MAX_REPEATS], bp_t[MAX_REPEATS];
     const long pl_loops = calibrate(time_placed(placed, c->count, 1), o->quick);
     const long tb_loops = calibrate(time_tb(sp, c->pairs, c->count, 1), o->quick);
@@ -265,7 +263,6 @@ static void placed_case(const sprite *sp, const bench_case *c, const options *o,
     res->tb_ns_with_placed = bm_median(tb_t, o->repeats);
     res->bp_ns_with_placed = peer ? bm_median(bp_t, o->repeats) : 0;
     free(placed);
-    free(peers);
 }
 
 /// The table for placements made once.
@@ -293,13 +290,9 @@ static void print_placed_table(const bench_case *cases, const case_result *res, 
 
 /// The pygame-style peer against collworld, where every pair is one the peer can test: answers
 /// compared pair by pair (both are exact at whole offsets), then both timed, interleaved.
-static void peer_case(const sprite *sp, const bench_case *c, const options *o, case_result *res) {
-    peer_pair *pairs = malloc(sizeof(peer_pair) * (size_t)c->count);
-    res->has_peer = pairs != NULL && peer_pairs(sp, c, pairs);
-    if (!res->has_peer) {
-        free(pairs);
-        return;
-    }
+static void peer_case(const sprite *sp, const bench_case *c, const peer_pair *pairs, const options *o,
+                      case_result *res) {
+    res->has_peer = true;
     for (int k = 0; k < c->count; k++) {
         const peer_pair *q = &pairs[k];
         res->peer_differs += bp_overlap(q->a, q->b, q->dx, q->dy) != run_cw(sp, &c->pairs[k], NULL);
@@ -313,7 +306,16 @@ static void peer_case(const sprite *sp, const bench_case *c, const options *o, c
     }
     res->cw_ns_with_peer = bm_median(cw_t, o->repeats);
     res->bp_ns = bm_median(bp_t, o->repeats);
-    free(pairs);
+}
+
+/// The peer's view of the case's pairs (malloc'd), or NULL where it cannot test them all.
+static peer_pair *make_peer_pairs(const sprite *sp, const bench_case *c) {
+    peer_pair *pairs = malloc(sizeof(peer_pair) * (size_t)c->count);
+    if (pairs != NULL && !peer_pairs(sp, c, pairs)) {
+        free(pairs);
+        pairs = NULL;
+    }
+    return pairs;
 }
 
 /// The table against the peer, for the cases it can run.
@@ -584,8 +586,12 @@ int main(int argc, char **argv) {
             case_result *r = &res[n - 1];
             accuracy(sp, c, r);
             time_case(sp, c, &o, r);
-            peer_case(sp, c, &o, r);
-            placed_case(sp, c, &o, r);
+            peer_pair *peers = make_peer_pairs(sp, c);
+            if (peers != NULL) {
+                peer_case(sp, c, peers, &o, r);
+            }
+            placed_case(sp, c, peers, &o, r);
+            free(peers);
             printf("case %d (%s): touching collworld %d, textbook %d; disagreements %d (textbook only %d, "
                    "collworld only %d)%s\n",
                    n, c->name, r->touching_cw, r->touching_tb, r->tb_only + r->cw_only, r->tb_only, r->cw_only,
