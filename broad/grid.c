@@ -31,6 +31,9 @@ void cw__grid_init(cw__grid *grid, float cell_size)
     grid->cell_size = cell_size;
     grid->inv_cell_size = 1.0f / cell_size;
     grid->free_node = -1;
+    // No table until a step needs one: the first step usually scans by sorting (every body is new)
+    // and would release it at once, and choosing the cell size would build it twice before that.
+    grid->cells_stale = true;
 }
 
 void cw__grid_free(cw__grid *grid)
@@ -567,8 +570,10 @@ static scan_result pairs_by_sorting(cw__grid *grid, uint32_t *scan_cells)
 {
     *scan_cells = 0;
     extent e = filed_extent(grid);
-    if (e.entries == 0)
+    if (e.entries == 0) {
+        grid->sorted_width = grid->sorted_height = 0; // no member of an older scan stays in view
         return SCANNED;
+    }
     uint64_t width = (uint64_t)((int64_t)e.x1 - e.x0 + 1), cells = width * (uint64_t)((int64_t)e.y1 - e.y0 + 1);
     if (cells > 4 * e.entries + 4096 || e.entries > UINT32_MAX / 2 || cells > UINT32_MAX / 2)
         return SPARSE;
@@ -634,8 +639,8 @@ static bool pairs_by_cells(cw__grid *grid, cw__pair_list *out)
     return true;
 }
 
-// Reserves cell slots, nodes and large-list room for filing every live proxy at `cell_size` into
-// an empty cell table.
+// Reserves large-list room and, unless the table is stale (nothing is filed in it then), cell
+// slots and nodes for filing every live proxy at `cell_size` into an empty cell table.
 static bool reserve_for_size(cw__grid *grid, float cell_size)
 {
     cw__grid sized = *grid;
@@ -651,12 +656,14 @@ static bool reserve_for_size(cw__grid *grid, float cell_size)
         else
             entries += (uint32_t)(((int64_t)p.cx1 - p.cx0 + 1) * ((int64_t)p.cy1 - p.cy0 + 1));
     }
-    if ((uint64_t)entries * 2 > grid->cell_capacity && !grow_cells(grid, (uint64_t)entries * 2))
-        return false;
     void *list = grid->large;
     if (!cw__reserve(&list, sizeof(uint32_t), &grid->large_capacity, large))
         return false;
     grid->large = list;
+    if (grid->cells_stale)
+        return true;
+    if ((uint64_t)entries * 2 > grid->cell_capacity && !grow_cells(grid, (uint64_t)entries * 2))
+        return false;
     void *nodes = grid->nodes;
     if (!cw__reserve(&nodes, sizeof(struct cw__node), &grid->node_capacity, entries))
         return false;
@@ -664,19 +671,19 @@ static bool reserve_for_size(cw__grid *grid, float cell_size)
     return true;
 }
 
-// Empties the cell table and the large list, then files every live proxy again at the current
-// cell size; the caller reserved room with reserve_for_size.
+// Empties the cell table (unless it is stale) and the large list, then files every live proxy
+// again at the current cell size; the caller reserved room with reserve_for_size.
 static void refile_all(cw__grid *grid)
 {
-    for (uint32_t i = 0; i < grid->cell_capacity; i++)
-        grid->cells[i] = (cw__cell){CELL_EMPTY, -1, 0};
+    if (!grid->cells_stale)
+        for (uint32_t i = 0; i < grid->cell_capacity; i++)
+            grid->cells[i] = (cw__cell){CELL_EMPTY, -1, 0};
     grid->cell_count = grid->small_count = grid->large_count = 0;
     grid->free_node = -1;
     for (int32_t n = (int32_t)grid->node_capacity - 1; n >= 0; n--) {
         grid->nodes[n].next = grid->free_node;
         grid->free_node = n;
     }
-    grid->cells_stale = false;
     for (uint32_t i = 0; i < grid->proxy_capacity; i++) {
         cw__proxy *p = &grid->proxies[i];
         if (!p->live)
@@ -690,8 +697,15 @@ bool cw__grid_set_cell_size(cw__grid *grid, float cell_size)
 {
     if (!(cell_size > 0 && cell_size <= FLT_MAX && 1.0f / cell_size > 0))
         return false; // not a finite size with a nonzero inverse: the size stays as it was
-    if (!reserve_for_size(grid, cell_size))
+    // A stale table stays stale (and unbuilt) only while no sorting scan's members are in view:
+    // theirs are cells of the old size, which queries could no longer find.
+    bool was_stale = grid->cells_stale;
+    if (was_stale && grid->sorted_width != 0)
+        grid->cells_stale = false; // built at the new size below
+    if (!reserve_for_size(grid, cell_size)) {
+        grid->cells_stale = was_stale;
         return false;
+    }
     grid->cell_size = cell_size;
     grid->inv_cell_size = 1.0f / cell_size;
     refile_all(grid);
@@ -705,8 +719,11 @@ static bool fresh_cells(cw__grid *grid)
     grid->scan_streak = 0;
     if (!grid->cells_stale)
         return true;
-    if (!reserve_for_size(grid, grid->cell_size))
+    grid->cells_stale = false;
+    if (!reserve_for_size(grid, grid->cell_size)) {
+        grid->cells_stale = true;
         return false;
+    }
     refile_all(grid);
     return true;
 }

@@ -24,6 +24,7 @@ static void *counting_alloc(size_t size, void *context)
     if (p != NULL) {
         c->allocs++;
         c->live_bytes += (long)size;
+        c->peak_bytes = c->live_bytes > c->peak_bytes ? c->live_bytes : c->peak_bytes;
     }
     return p;
 }

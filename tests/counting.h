@@ -6,6 +6,7 @@
 typedef struct counter {
     long allocs, frees, failed;
     long live_bytes;
+    long peak_bytes;  // the most live_bytes has been since counter_install() or the caller reset it
     long armed_calls; // allocation calls since counter_arm()
     long fail_at;     // the armed call with this 1-based number fails; 0 = none
     long zero_sized;  // requests for 0 bytes (an allocator may answer them with NULL)

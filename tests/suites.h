@@ -64,7 +64,7 @@ extern const struct CMUnitTest thread_tests[THREAD_TEST_COUNT];
 #define WORLD_RANDOM_TEST_COUNT 16
 extern const struct CMUnitTest world_random_tests[WORLD_RANDOM_TEST_COUNT];
 
-#define WORLD_ALLOC_TEST_COUNT 4
+#define WORLD_ALLOC_TEST_COUNT 5
 extern const struct CMUnitTest world_alloc_tests[WORLD_ALLOC_TEST_COUNT];
 
 #define QUERY_TEST_COUNT 20
