@@ -75,9 +75,8 @@ void cw__world_mark_dirty(cw_world *world, uint32_t index)
     slot->dirty = true;
 }
 
-// The arrays parallel to the slots, each with its element size.
-enum { PARALLEL_ARRAYS = 4 + CW_QUERY_LANES };
-static void parallel_arrays(cw_world *world, void **arrays[PARALLEL_ARRAYS], size_t sizes[PARALLEL_ARRAYS])
+// The arrays parallel to the slots, each with its element size, largest first (see reserve_slots).
+static void parallel_arrays(cw_world *world, void **arrays[CW__SLOT_ARRAYS], size_t sizes[CW__SLOT_ARRAYS])
 {
     arrays[0] = (void **)&world->slots, sizes[0] = sizeof *world->slots;
     arrays[1] = (void **)&world->hot, sizes[1] = sizeof *world->hot;
@@ -89,35 +88,51 @@ static void parallel_arrays(cw_world *world, void **arrays[PARALLEL_ARRAYS], siz
 
 // Grows the slot arrays and every per-body list to `capacity` bodies, so that marking, moving and
 // destroying bodies never allocate. False (nothing lost) if memory runs out.
+//
+// One array at a time, largest first: the old and new blocks of only one array are live at once,
+// so growing by half again peaks at 1.5 times the old arrays plus the smallest one rather than 2.5
+// times (the creation of a 10k-body world peaked there). If memory runs out halfway the arrays
+// already grown keep their room (each has its own capacity) and slot_capacity stays the old one.
 static bool reserve_slots(cw_world *world, uint32_t needed)
 {
     if (needed <= world->slot_capacity)
         return true;
     uint32_t capacity = cw__grown_capacity(world->slot_capacity, needed, 64);
-    void **arrays[PARALLEL_ARRAYS], *grown[PARALLEL_ARRAYS];
-    size_t sizes[PARALLEL_ARRAYS];
+    if (!(cw__u32s_reserve(&world->dirty, capacity) && cw__u32s_reserve(&world->moved, capacity) &&
+          cw__u32s_reserve(&world->dying, capacity) && cw__u32s_reserve(&world->swept, capacity)))
+        return false;
+    void **arrays[CW__SLOT_ARRAYS];
+    size_t sizes[CW__SLOT_ARRAYS];
     parallel_arrays(world, arrays, sizes);
-    bool ok = cw__u32s_reserve(&world->dirty, capacity) && cw__u32s_reserve(&world->moved, capacity) &&
-              cw__u32s_reserve(&world->dying, capacity) && cw__u32s_reserve(&world->swept, capacity);
-    for (int k = 0; k < PARALLEL_ARRAYS; k++) {
-        grown[k] = ok ? cw__alloc(capacity * sizes[k]) : NULL;
-        ok = ok && grown[k] != NULL;
-    }
-    size_t old = world->slot_capacity;
-    for (int k = 0; k < PARALLEL_ARRAYS; k++) {
-        if (!ok) {
-            cw__free(grown[k], capacity * sizes[k]);
+    for (int k = 0; k < CW__SLOT_ARRAYS; k++) {
+        size_t old = world->slot_array_capacity[k];
+        if (old >= capacity)
             continue;
-        }
-        memset(grown[k], 0, capacity * sizes[k]);
+        void *grown = cw__alloc(capacity * sizes[k]);
+        if (grown == NULL)
+            return false;
+        memset(grown, 0, capacity * sizes[k]);
         if (old > 0)
-            memcpy(grown[k], *arrays[k], old * sizes[k]);
+            memcpy(grown, *arrays[k], old * sizes[k]);
         cw__free(*arrays[k], old * sizes[k]);
-        *arrays[k] = grown[k];
+        *arrays[k] = grown;
+        world->slot_array_capacity[k] = capacity;
     }
-    if (ok)
-        world->slot_capacity = capacity;
-    return ok;
+    world->slot_capacity = capacity;
+    return true;
+}
+
+void cw__slot_arrays_free(cw_world *world)
+{
+    void **arrays[CW__SLOT_ARRAYS];
+    size_t sizes[CW__SLOT_ARRAYS];
+    parallel_arrays(world, arrays, sizes);
+    for (int k = 0; k < CW__SLOT_ARRAYS; k++) {
+        cw__free(*arrays[k], world->slot_array_capacity[k] * sizes[k]);
+        *arrays[k] = NULL;
+        world->slot_array_capacity[k] = 0;
+    }
+    world->slot_capacity = 0;
 }
 
 // A free slot index (reusing freed ones first), or 0 if memory runs out.

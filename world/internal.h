@@ -98,6 +98,10 @@ typedef struct cw__u64s {
     uint32_t count, capacity;
 } cw__u64s;
 
+// The arrays parallel to the slots (body.c): slots, hot records, retest steps, the body index's
+// heads and the query lanes' marks.
+enum { CW__SLOT_ARRAYS = 4 + CW_QUERY_LANES };
+
 // The world's own worker threads (tasks.c).
 typedef struct cw__pool cw__pool;
 
@@ -132,6 +136,8 @@ struct cw_world {
     uint32_t *retest_step;  // parallel to slots: the last step that re-tested the body's pairs, or
                             // CW__DIED once destroyed (small, so the diff's lookups stay in cache)
     uint32_t slot_count, slot_capacity, free_slot;
+    uint32_t slot_array_capacity[CW__SLOT_ARRAYS]; // of each array parallel to the slots (body.c): a
+                            // growth cut short by memory leaves the first ones above slot_capacity
     int bodies, static_bodies;
     double extent_sum;      // of the live bodies' extents
     cw__u32s dirty;         // bodies changed since the last step
@@ -215,7 +221,9 @@ void cw__world_mark_dirty(cw_world *world, uint32_t index);
 bool cw__index_reserve(cw__body_index *index, uint32_t needed);
 uint32_t cw__index_link(cw__body_index *index, uint32_t a, uint32_t b);
 void cw__index_unlink(cw__body_index *index, uint32_t node, uint32_t b);
-void cw__index_free(cw__body_index *index, uint32_t slot_capacity);
+void cw__index_free(cw__body_index *index); // all but the heads, which are a slot array
+// Frees the arrays parallel to the slots (body.c).
+void cw__slot_arrays_free(cw_world *world);
 // The position of `key` in a sorted touching set, or where it would go (a lower bound).
 uint32_t cw__find_key(const cw__touching *set, uint64_t key);
 // After a diff: the pairs that left unlinked, the new ones linked (never allocates).

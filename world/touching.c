@@ -398,9 +398,8 @@ void cw__index_unlink(cw__body_index *index, uint32_t node, uint32_t b)
     index->free_node = node;
 }
 
-void cw__index_free(cw__body_index *index, uint32_t slot_capacity)
+void cw__index_free(cw__body_index *index)
 {
-    cw__free(index->head, (size_t)slot_capacity * sizeof(uint32_t));
     cw__free(index->other, (size_t)index->capacity * sizeof(uint32_t));
     cw__free(index->next, (size_t)index->capacity * sizeof(uint32_t));
     cw__free(index->prev, (size_t)index->capacity * sizeof(uint32_t));

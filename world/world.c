@@ -226,12 +226,8 @@ void cw_world_destroy(cw_world *world)
     }
     cw__pool_stop(world->pool);
     cw__grid_free(&world->grid);
-    cw__free(world->slots, world->slot_capacity * sizeof *world->slots);
-    cw__free(world->hot, world->slot_capacity * sizeof *world->hot);
+    cw__slot_arrays_free(world);
     cw__free(world->mask_bodies, world->mask_body_capacity * sizeof *world->mask_bodies);
-    cw__free(world->retest_step, world->slot_capacity * sizeof *world->retest_step);
-    for (int k = 0; k < CW_QUERY_LANES; k++)
-        cw__free(world->lane_seen[k], world->slot_capacity * sizeof *world->lane_seen[k]);
     cw__free(world->outcomes, world->outcome_capacity);
     free_worker_scratch(world);
     cw__u32s_free(&world->dirty);
@@ -247,7 +243,7 @@ void cw_world_destroy(cw_world *world)
     cw__free(world->begin_info, world->begin_info_capacity * sizeof *world->begin_info);
     cw__u32s_free(&world->swept);
     cw__passed_free(&world->passed);
-    cw__index_free(&world->index, world->slot_capacity);
+    cw__index_free(&world->index);
     cw__events_free(&world->events);
     cw__free(world, sizeof *world);
 }
