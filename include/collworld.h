@@ -428,7 +428,9 @@ CW_API bool cw_body_id_is_null(cw_body_id id);
 /// What a contact callback receives. Valid only during the call.
 typedef struct cw_contact {
     cw_body_id a, b;      ///< The two bodies, a.index < b.index.
-    void *user_a, *user_b; ///< Their user_data (as it was when a destroyed body was destroyed).
+    /// Their user_data as it was when the step's delivery began (for the ends that close a destroyed
+    /// body's contacts: as it was when it was destroyed).
+    void *user_a, *user_b;
     /// Filled for begin and stay events (when cw_world_def::manifolds is on); all zero for end
     /// events. A begin of a pair with a swept body carries the contact at its first touch (the
     /// overlap there is thin: a small depth); every other begin and stay the overlap at the end of
@@ -484,9 +486,11 @@ typedef struct cw_world_def {
     /// Report stays (to cw_world_events() and on_stay) even without an on_stay callback; default
     /// false: then stays cost nothing unless on_stay is set.
     bool report_stays;
-    /// Keep the step's events as arrays for cw_world_events() (default true). Each event is then
-    /// also copied once (sizeof(cw_contact) bytes), and the arrays keep the room of the largest
-    /// step; set false when only the callbacks are used.
+    /// Keep the step's events as arrays for cw_world_events() (default true). Ends are copied as
+    /// they are delivered (sizeof(cw_contact) bytes each); begins and stays are gathered only when
+    /// cw_world_events() is first called after the step, so a world that never asks keeps no room
+    /// for them (a first step that begins 436k pairs would need 25 MB). The arrays keep the room of
+    /// the largest step; set false when only the callbacks are used.
     bool event_arrays;
     /// Threads the step may use, 1 to CW_MAX_WORKERS (default 1). With enqueue_task set, your
     /// task system runs the step's parallel work as this many workers; without, a world with
@@ -668,12 +672,20 @@ CW_API cw_world_stats cw_world_get_stats(const cw_world *world);
 /// or cw_world_def::report_stays). Whether or not callbacks are set, every event is there; events
 /// a callback made void (a begin naming a body it destroyed) are left out of both. Valid until the
 /// next cw_world_step() or cw_world_destroy(); empty before the first step, after a step that ran
-/// out of memory, or when cw_world_def::event_arrays is off. Which to use: both cost about the
-/// same time per event (a call, or a copy of sizeof(cw_contact) bytes). The callbacks let you
-/// change the world at once and need no memory; the arrays keep room for the largest step's
-/// events (a world whose first step begins 436k pairs keeps 25 MB) and can be read later, in any
-/// order, by any thread, while nothing steps or destroys the world. From inside a callback they
-/// hold the events delivered so far.
+/// out of memory, or when cw_world_def::event_arrays is off. From inside a callback they hold the
+/// events delivered so far.
+///
+/// Begins and stays are gathered into the arrays by the first call after the step (from the
+/// step's touching set, which the world keeps anyway): the bodies may change in between (moved,
+/// reshaped, destroyed, their user data set, new ones made) and the arrays still hold the events
+/// as they were delivered, ids, user data and manifolds alike. That call allocates while the
+/// arrays grow to the largest step asked for; if memory runs out, every array is empty,
+/// cw_last_error() says so and a later call tries again. Which to use: both cost about the same
+/// time per event (a call, or a copy of sizeof(cw_contact) bytes). The callbacks let you change
+/// the world at once and need no memory; the arrays can be read later, in any order, by any
+/// thread, while nothing steps or destroys the world (threads that ask at once get the same
+/// arrays: one gathers while the others wait). Asking from another thread while the world steps
+/// fails with an error and empty arrays.
 typedef struct cw_events {
     const cw_contact *begins; ///< begin_count begins.
     const cw_contact *stays;  ///< stay_count stays.

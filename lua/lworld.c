@@ -405,7 +405,10 @@ static void push_contact_list(lua_State *L, const cw_contact *contacts, int coun
 static int world_events(lua_State *L)
 {
     lcw_world *lw = lcw_check_world(L, 1);
+    cw_clear_error();
     cw_events e = cw_world_events(lw->world);
+    if (cw_last_error()[0] != '\0') // gathering the step's begins and stays ran out of memory
+        return lcw_fail(L);
     lua_createtable(L, 0, 3);
     push_contact_list(L, e.begins, e.begin_count);
     lua_setfield(L, -2, "begins");

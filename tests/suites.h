@@ -58,7 +58,7 @@ extern const struct CMUnitTest debug_draw_tests[DEBUG_DRAW_TEST_COUNT];
 #define LIMIT_TEST_COUNT 7
 extern const struct CMUnitTest limit_tests[LIMIT_TEST_COUNT];
 
-#define THREAD_TEST_COUNT 6
+#define THREAD_TEST_COUNT 7
 extern const struct CMUnitTest thread_tests[THREAD_TEST_COUNT];
 
 #define WORLD_RANDOM_TEST_COUNT 16
@@ -66,6 +66,11 @@ extern const struct CMUnitTest world_random_tests[WORLD_RANDOM_TEST_COUNT];
 
 #define WORLD_ALLOC_TEST_COUNT 5
 extern const struct CMUnitTest world_alloc_tests[WORLD_ALLOC_TEST_COUNT];
+
+// The event arrays against the callbacks on random worlds changed between the step and the asking;
+// gathering out of memory.
+#define WORLD_EVENTS_TEST_COUNT 2
+extern const struct CMUnitTest world_events_tests[WORLD_EVENTS_TEST_COUNT];
 
 #define QUERY_TEST_COUNT 20
 extern const struct CMUnitTest query_tests[QUERY_TEST_COUNT];

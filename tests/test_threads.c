@@ -427,13 +427,17 @@ static void test_bad_threading_defs(void **state)
 typedef struct intruder {
     cw_world *world;
     cw_body_id body;
-    const char *step_error, *change_error, *destroy_error;
+    const char *step_error, *change_error, *destroy_error, *events_error;
     bool changed;
+    int events_seen; // begins in the arrays it was given
 } intruder;
 
 static void *intrude(void *argument)
 {
     intruder *in = argument;
+    cw_clear_error();
+    in->events_seen = cw_world_events(in->world).begin_count;
+    in->events_error = cw_last_error();
     cw_clear_error();
     cw_world_step(in->world);
     in->step_error = cw_last_error();
@@ -496,6 +500,8 @@ static void test_busy_world_from_another_thread(void **state)
     assert_false(in.changed);
     assert_string_equal(in.change_error, "Bodies cannot be changed while another thread is stepping the world.");
     assert_string_equal(in.destroy_error, "cw_world_destroy cannot run while another thread is stepping the world.");
+    assert_string_equal(in.events_error, "cw_world_events cannot run while another thread is stepping the world.");
+    assert_int_equal(in.events_seen, 0);
     assert_int_equal(cw_world_get_stats(in.world).begin_events, 1);
     cw_world_destroy(in.world);
 
@@ -508,6 +514,8 @@ static void test_busy_world_from_another_thread(void **state)
     assert_false(in.changed);
     assert_string_equal(in.change_error, "Bodies cannot be changed while another thread is querying the world.");
     assert_string_equal(in.destroy_error, "cw_world_destroy cannot run while another thread is querying the world.");
+    assert_string_equal(in.events_error, ""); // reading the last step's events is fine during a query
+    assert_int_equal(in.events_seen, 1);
     // Once the query is over, the world is everybody's again.
     cw_clear_error();
     cw_world_step(in.world);
@@ -515,9 +523,84 @@ static void test_busy_world_from_another_thread(void **state)
     cw_world_destroy(in.world);
 }
 
+
+// Threads asking for the events of a step at once: one gathers them, the others wait, and all get
+// the same arrays, equal to those of a world given the same calls and asked on its own thread.
+enum { ASKERS = 4 };
+
+typedef struct asker {
+    const cw_world *world;
+    atomic_int *go;
+    cw_events events;
+    const char *error;
+} asker;
+
+static void *ask_for_events(void *argument)
+{
+    asker *a = argument;
+    while (!atomic_load(a->go))
+        ;
+    cw_clear_error();
+    a->events = cw_world_events(a->world);
+    a->error = cw_last_error();
+    return NULL;
+}
+
+static cw_world *crowd_of_boxes(uint64_t seed)
+{
+    cw_world_def def = cw_default_world_def();
+    def.report_stays = true;
+    cw_world *world = cw_world_create(&def);
+    assert_non_null(world);
+    gen_rng r = gen_seed(seed);
+    for (int k = 0; k < 3000; k++) {
+        cw_body_def body = cw_default_body_def();
+        body.shape = cw_shape_box((float)gen_range(&r, 5, 30), (float)gen_range(&r, 5, 30));
+        body.transform.position = (cw_vec2){(float)gen_range(&r, 0, 1500), (float)gen_range(&r, 0, 1500)};
+        body.transform.rotation = (float)gen_range(&r, 0, 6);
+        assert_false(cw_body_id_is_null(cw_body_create(world, &body)));
+    }
+    return world;
+}
+
+static void test_events_gathered_once_across_threads(void **state)
+{
+    (void)state;
+    cw_world *world = crowd_of_boxes(0xa5ce), *alone = crowd_of_boxes(0xa5ce);
+    for (int step = 0; step < gen_scaled(6) + 2; step++) {
+        cw_world_step(world);
+        cw_world_step(alone);
+        cw_events want = cw_world_events(alone);
+        assert_true(want.begin_count + want.stay_count > 0);
+        atomic_int go = 0;
+        asker askers[ASKERS];
+        pthread_t handles[ASKERS];
+        for (int t = 0; t < ASKERS; t++) {
+            askers[t] = (asker){.world = world, .go = &go};
+            assert_int_equal(pthread_create(&handles[t], NULL, ask_for_events, &askers[t]), 0);
+        }
+        atomic_store(&go, 1);
+        for (int t = 0; t < ASKERS; t++)
+            pthread_join(handles[t], NULL);
+        for (int t = 0; t < ASKERS; t++) {
+            const cw_events *got = &askers[t].events;
+            assert_string_equal(askers[t].error, "");
+            assert_true(got->begins == askers[0].events.begins && got->stays == askers[0].events.stays);
+            assert_int_equal(got->begin_count, want.begin_count);
+            assert_int_equal(got->stay_count, want.stay_count);
+            assert_int_equal(got->end_count, want.end_count);
+            assert_memory_equal(got->begins, want.begins, (size_t)want.begin_count * sizeof(cw_contact));
+            if (want.stay_count > 0)
+                assert_memory_equal(got->stays, want.stays, (size_t)want.stay_count * sizeof(cw_contact));
+        }
+    }
+    cw_world_destroy(world);
+    cw_world_destroy(alone);
+}
+
 const struct CMUnitTest thread_tests[THREAD_TEST_COUNT] = {
     cmocka_unit_test(test_streams_equal_across_workers), cmocka_unit_test(test_crowd_streams_equal_across_workers),
     cmocka_unit_test(test_worker_stats),
     cmocka_unit_test(test_concurrent_queries),           cmocka_unit_test(test_bad_threading_defs),
-    cmocka_unit_test(test_busy_world_from_another_thread),
+    cmocka_unit_test(test_busy_world_from_another_thread), cmocka_unit_test(test_events_gathered_once_across_threads),
 };

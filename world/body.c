@@ -428,8 +428,9 @@ bool cw_body_set_user_data(cw_world *world, cw_body_id body, void *user_data)
     cw__slot *slot = changeable_slot(world, body);
     if (slot == NULL)
         return false;
-    // The rest of this step's events show the user data as it was when their callbacks began.
-    if (world->in_callback && slot->user_saved_step != world->step) {
+    // The last step's events show the user data as it was when their delivery began: the rest of
+    // its callbacks, and cw_world_events(), which may gather them only now.
+    if (slot->user_saved_step != world->step) {
         slot->step_user_data = slot->user_data;
         slot->user_saved_step = world->step;
     }

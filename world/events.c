@@ -2,7 +2,9 @@
 // step), their ends, stays; each group in key order, to the callbacks.
 #include "internal.h"
 
+#include <sched.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 static void *user_data_of(const cw_world *world, uint32_t index)
@@ -32,14 +34,20 @@ static bool both_alive(const cw_world *world, uint64_t key)
     return world->hot[cw__key_a(key)].state == CW__ALIVE && world->hot[cw__key_b(key)].state == CW__ALIVE;
 }
 
-// One event: kept in its array (when the world keeps them) and handed to its callback (if any).
+// The events of a kind delivered so far in the step (the step's statistics count them).
+static int *delivered_count(cw_world *world, int kind)
+{
+    return kind == CW__ENDS ? &world->stats.end_events : kind == CW__BEGINS ? &world->stats.begin_events
+                                                                           : &world->stats.stay_events;
+}
+
+// One event: counted, kept in its array if it is an end (begins and stays are gathered from the
+// step's sets when cw_world_events() asks), and handed to its callback (if any).
 static void report_event(cw_world *world, int kind, const cw_contact *contact)
 {
-    static const size_t counters[3] = {offsetof(cw_world_stats, end_events), offsetof(cw_world_stats, begin_events),
-                                       offsetof(cw_world_stats, stay_events)};
-    (*(int *)((char *)&world->stats + counters[kind]))++;
+    (*delivered_count(world, kind))++;
     cw__event_arrays *arrays = &world->events;
-    if (world->def.event_arrays) // room was made before the step's diff
+    if (kind == CW__ENDS && world->def.event_arrays) // room was made before the step's diff
         arrays->items[kind][arrays->count[kind]++] = *contact;
     cw_contact_fn *fn = kind == CW__ENDS ? world->def.on_end : kind == CW__BEGINS ? world->def.on_begin : world->def.on_stay;
     if (fn != NULL)
@@ -57,40 +65,48 @@ static void deliver_ends(cw_world *world, const cw__touching *old)
     }
 }
 
-static void deliver_begin(cw_world *world, uint64_t key, const cw__begin_info *info)
-{
-    cw_contact contact = contact_of(world, key, world->begin_manifolds ? &info->manifold : NULL, info->fraction);
-    report_event(world, CW__BEGINS, &contact);
-}
-
-// The step's begins in key order: the pairs that touch now and the swept pairs that touched only
-// during the step. A begin whose body a callback destroyed is dropped, and then no end is owed;
-// every other begin is reported (so its end will be), callback or not.
-static void deliver_begins(cw_world *world, cw__touching *now)
+// The step's begins in key order are the merge of the pairs that touch now (world->begins) and the
+// swept pairs that touched only during the step (world->passed); a cursor is a position in each.
+// Takes the begin at the cursor and moves past it; true (and its contact) if it is, or was,
+// delivered. Delivering (`deliver`), a begin whose body a callback destroyed is dropped, and then no
+// end is owed; every other is marked (so its end will be), callback or not. Gathering, the marks
+// say which were delivered.
+static bool take_begin(cw_world *world, uint32_t *k, uint32_t *n, bool deliver, cw_contact *out)
 {
     cw__passed *passed = &world->passed;
-    uint32_t k = 0, n = 0;
-    while (k < world->begins.count || n < passed->count) {
-        bool take_passed = k == world->begins.count ||
-                           (n < passed->count && passed->keys[n] < now->keys[world->begins.items[k]]);
-        if (take_passed) {
-            if (both_alive(world, passed->keys[n])) {
-                passed->delivered[n] = 1;
-                deliver_begin(world, passed->keys[n], &passed->info[n]);
-            }
-            n++;
-            continue;
-        }
-        uint32_t p = world->begins.items[k];
-        if (both_alive(world, now->keys[p])) {
-            now->flags[p] |= CW__REPORTED;
-            cw__begin_info plain = {.fraction = 1};
-            if (!world->begins_have_info && world->begin_manifolds)
-                plain.manifold = now->manifolds[p];
-            deliver_begin(world, now->keys[p], world->begins_have_info ? &world->begin_info[k] : &plain);
-        }
-        k++;
+    cw__touching *now = &world->touching[world->current];
+    if (*k == world->begins.count || (*n < passed->count && passed->keys[*n] < now->keys[world->begins.items[*k]])) {
+        uint32_t i = (*n)++;
+        if (deliver)
+            passed->delivered[i] = both_alive(world, passed->keys[i]);
+        if (!passed->delivered[i])
+            return false;
+        const cw__begin_info *info = &passed->info[i];
+        *out = contact_of(world, passed->keys[i], world->begin_manifolds ? &info->manifold : NULL, info->fraction);
+        return true;
     }
+    uint32_t i = (*k)++, p = world->begins.items[i];
+    if (deliver && both_alive(world, now->keys[p]))
+        now->flags[p] |= CW__REPORTED;
+    if (!(now->flags[p] & CW__REPORTED)) // a pair that just began: marked by its delivery only
+        return false;
+    const cw__begin_info *info = world->begins_have_info ? &world->begin_info[i] : NULL;
+    const cw_manifold *manifold = !world->begin_manifolds ? NULL : info ? &info->manifold : &now->manifolds[p];
+    *out = contact_of(world, now->keys[p], manifold, info ? info->fraction : 1);
+    return true;
+}
+
+static bool more_begins(const cw_world *world, uint32_t k, uint32_t n)
+{
+    return k < world->begins.count || n < world->passed.count;
+}
+
+static void deliver_begins(cw_world *world)
+{
+    cw_contact contact;
+    for (uint32_t k = 0, n = 0; more_begins(world, k, n);)
+        if (take_begin(world, &k, &n, true, &contact))
+            report_event(world, CW__BEGINS, &contact);
 }
 
 // The ends of the swept pairs that touched only during the step, for every begin delivered (a
@@ -106,14 +122,26 @@ static void deliver_passed_ends(cw_world *world)
     }
 }
 
-static void deliver_stays(cw_world *world, const cw__touching *now)
+// The stay of pair p of the current set: true (and its contact) if it is, or was, delivered.
+// Delivering, a pair that began in the step or names a body a callback destroyed is passed over,
+// and the others are marked; gathering, the marks say which were delivered.
+static bool take_stay(cw_world *world, uint32_t p, bool deliver, cw_contact *out)
 {
-    for (uint32_t p = 0; p < now->count && world->report_stays; p++) {
-        if ((now->flags[p] & CW__FRESH) || !both_alive(world, now->keys[p]))
-            continue;
-        cw_contact contact = contact_of(world, now->keys[p], world->stay_manifolds ? &now->manifolds[p] : NULL, 1);
-        report_event(world, CW__STAYS, &contact);
-    }
+    cw__touching *now = &world->touching[world->current];
+    if (deliver && !(now->flags[p] & CW__FRESH) && both_alive(world, now->keys[p]))
+        now->flags[p] |= CW__STAYED;
+    if (!(now->flags[p] & CW__STAYED))
+        return false;
+    *out = contact_of(world, now->keys[p], world->stay_manifolds ? &now->manifolds[p] : NULL, 1);
+    return true;
+}
+
+static void deliver_stays(cw_world *world)
+{
+    cw_contact contact;
+    for (uint32_t p = 0; p < world->touching[world->current].count && world->report_stays; p++)
+        if (take_stay(world, p, true, &contact))
+            report_event(world, CW__STAYS, &contact);
 }
 
 // Callbacks run on the sets as the diff left them; they may change bodies but never the sets.
@@ -121,45 +149,104 @@ void cw__deliver(cw_world *world)
 {
     world->in_callback = true;
     deliver_ends(world, &world->touching[!world->current]);
-    deliver_begins(world, &world->touching[world->current]);
+    deliver_begins(world);
     deliver_passed_ends(world);
-    deliver_stays(world, &world->touching[world->current]);
+    deliver_stays(world);
     world->in_callback = false;
 }
 
 
-// Room for the events the diff listed: its ends and the passed pairs' ends, its begins and the
-// passed pairs' begins, and a stay for every pair of the new set that did not just begin.
+// Room for `needed` events of a kind; false (with an error) if memory runs out.
+static bool reserve_kind(cw__event_arrays *arrays, int kind, uint64_t needed)
+{
+    if (needed <= arrays->capacity[kind])
+        return true;
+    if (needed > UINT32_MAX / 2) {
+        cw__fail("Out of memory: the step's events would not fit the event arrays.");
+        return false;
+    }
+    void *items = arrays->items[kind];
+    if (!cw__reserve(&items, sizeof(cw_contact), &arrays->capacity[kind], (uint32_t)needed))
+        return false;
+    arrays->items[kind] = items;
+    return true;
+}
+
+// Room for the ends the diff listed (its ends and the passed pairs'), which delivery copies into
+// their array as it goes: the bodies of some are freed when the step ends.
 bool cw__events_reserve(cw_world *world)
 {
     cw__event_arrays *arrays = &world->events;
-    memset(arrays->count, 0, sizeof arrays->count);
     if (!world->def.event_arrays)
         return true;
-    uint32_t passed = world->passed.count, begins = world->begins.count;
-    uint32_t pairs = world->touching[!world->current].count; // the new set
-    const uint64_t needed[3] = {(uint64_t)world->ends_owed + passed, (uint64_t)begins + passed,
-                                world->report_stays ? (uint64_t)pairs - begins : 0};
-    for (int kind = 0; kind < 3; kind++) {
-        if (needed[kind] <= arrays->capacity[kind])
-            continue;
-        if (needed[kind] > UINT32_MAX / 2) {
-            cw__fail("Out of memory: the step's events would not fit the event arrays.");
-            return false;
+    return reserve_kind(arrays, CW__ENDS, (uint64_t)world->ends_owed + world->passed.count);
+}
+
+// Copies the begins and stays delivered so far that are not in the arrays yet, from where the last
+// gathering of the step stopped (their marks are in the sets, which stay as the step left them
+// until the next step, and so do the ids and the user data they show). False if memory runs out.
+static bool gather(cw_world *world)
+{
+    cw__event_arrays *arrays = &world->events;
+    uint32_t begins = (uint32_t)*delivered_count(world, CW__BEGINS), stays = (uint32_t)*delivered_count(world, CW__STAYS);
+    if (begins == arrays->count[CW__BEGINS] && stays == arrays->count[CW__STAYS])
+        return true; // all there (and after a step that failed, nothing to gather)
+    if (cw__in_step(world)) { // more to come in this delivery: room for all it may bring
+        uint32_t pairs = world->touching[world->current].count;
+        begins = world->begins.count + world->passed.count;
+        stays = world->report_stays ? pairs - world->begins.count : 0;
+    }
+    if (!reserve_kind(arrays, CW__BEGINS, begins) || !reserve_kind(arrays, CW__STAYS, stays)) {
+        cw__fail("Out of memory: the step's begins and stays could not be gathered into the event arrays; a later "
+                 "call tries again.");
+        return false;
+    }
+    cw_contact contact;
+    while (arrays->count[CW__BEGINS] < (uint32_t)*delivered_count(world, CW__BEGINS))
+        if (take_begin(world, &arrays->begin_cursor[0], &arrays->begin_cursor[1], false, &contact))
+            arrays->items[CW__BEGINS][arrays->count[CW__BEGINS]++] = contact;
+    while (arrays->count[CW__STAYS] < (uint32_t)*delivered_count(world, CW__STAYS))
+        if (take_stay(world, arrays->stay_cursor++, false, &contact))
+            arrays->items[CW__STAYS][arrays->count[CW__STAYS]++] = contact;
+    return true;
+}
+
+// Gathers the step's begins and stays once: from a callback (on the stepping thread) up to the event
+// being delivered; after the step, by the first caller while any others wait for it.
+static bool gather_once(cw_world *world)
+{
+    cw__event_arrays *arrays = &world->events;
+    if (cw__in_step(world))
+        return gather(world);
+    int state = atomic_load(&arrays->gathered);
+    while (state != CW__GATHERED) {
+        if (state == CW__NOT_GATHERED && atomic_compare_exchange_weak(&arrays->gathered, &state, CW__GATHERING)) {
+            bool ok = gather(world);
+            atomic_store(&arrays->gathered, ok ? CW__GATHERED : CW__NOT_GATHERED);
+            return ok;
         }
-        void *items = arrays->items[kind];
-        if (!cw__reserve(&items, sizeof(cw_contact), &arrays->capacity[kind], (uint32_t)needed[kind]))
-            return false;
-        arrays->items[kind] = items;
+        if (state == CW__GATHERING)
+            sched_yield();
+        state = atomic_load(&arrays->gathered);
     }
     return true;
+}
+
+void cw__events_start_step(cw__event_arrays *events)
+{
+    memset(events->count, 0, sizeof events->count);
+    memset(events->begin_cursor, 0, sizeof events->begin_cursor);
+    events->stay_cursor = 0;
+    atomic_store(&events->gathered, CW__NOT_GATHERED);
 }
 
 void cw__events_free(cw__event_arrays *events)
 {
     for (int kind = 0; kind < 3; kind++)
         cw__free(events->items[kind], (size_t)events->capacity[kind] * sizeof(cw_contact));
-    memset(events, 0, sizeof *events);
+    memset(events->items, 0, sizeof events->items);
+    memset(events->capacity, 0, sizeof events->capacity);
+    cw__events_start_step(events);
 }
 
 cw_events cw_world_events(const cw_world *world)
@@ -170,6 +257,15 @@ cw_events cw_world_events(const cw_world *world)
         cw__fail("The world is NULL.");
         return out;
     }
+    if (atomic_load(&world->stepping) && !cw__in_step(world)) {
+        cw__fail("cw_world_events cannot run while another thread is stepping the world.");
+        return out;
+    }
+    // Gathering fills the world's arrays, which the caller does not see otherwise: the world is const
+    // to the caller, not to itself.
+    cw_world *self = (cw_world *)(uintptr_t)world;
+    if (world->def.event_arrays && !gather_once(self))
+        return out;
     const cw__event_arrays *arrays = &world->events;
     out.ends = arrays->items[CW__ENDS], out.end_count = (int)arrays->count[CW__ENDS];
     out.begins = arrays->items[CW__BEGINS], out.begin_count = (int)arrays->count[CW__BEGINS];

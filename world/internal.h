@@ -44,7 +44,8 @@ typedef struct cw__slot {
 } cw__slot;
 
 // Per touching pair.
-enum { CW__REPORTED = 1, CW__FRESH = 2 }; // an end is owed; began in the current step
+enum { CW__REPORTED = 1, CW__FRESH = 2, CW__STAYED = 4 }; // an end is owed; began in the current step;
+                                                        // its stay was delivered in the current step
 
 // The touching pairs, in ascending key order (a.index << 32 | b.index).
 typedef struct cw__touching {
@@ -63,10 +64,16 @@ typedef struct cw__body_index {
     uint32_t capacity, used, free_node; // nodes: the pool's size, the highest used, the free list
 } cw__body_index;
 
-// The step's events kept for cw_world_events(): three growable arrays of contacts.
+// The step's events kept for cw_world_events(): three growable arrays of contacts. Ends are copied
+// in as they are delivered; begins and stays are gathered from the step's sets by the first
+// cw_world_events() that asks (events.c), from where the cursors say the last gathering stopped.
+enum { CW__NOT_GATHERED = 0, CW__GATHERING = 1, CW__GATHERED = 2 };
 typedef struct cw__event_arrays {
     cw_contact *items[3];   // ends, begins, stays
     uint32_t count[3], capacity[3];
+    uint32_t begin_cursor[2]; // the next begin: its positions in world->begins and world->passed
+    uint32_t stay_cursor;     // the next stay: its position in the current touching set
+    atomic_int gathered;      // after the step: whether (or which thread is) gathering is done
 } cw__event_arrays;
 enum { CW__ENDS = 0, CW__BEGINS = 1, CW__STAYS = 2 };
 
@@ -231,9 +238,11 @@ void cw__index_apply(cw_world *world);
 // Whether the body is in a touching pair of the current set (touching.c).
 bool cw__body_has_pairs(const cw_world *world, uint32_t index);
 
-// Makes room in the event arrays for the events the diff listed (callbacks can only drop some);
-// false if memory runs out.
+// Makes room in the event arrays for the ends the diff listed (callbacks can only drop some); false
+// if memory runs out.
 bool cw__events_reserve(cw_world *world);
+// Empties the event arrays for a new step (nothing gathered yet).
+void cw__events_start_step(cw__event_arrays *events);
 void cw__events_free(cw__event_arrays *events);
 
 // Growable arrays: make room for `needed` items; false (unchanged) if memory runs out.

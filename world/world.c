@@ -564,7 +564,7 @@ static void restart_step_count(cw_world *world)
 static void run_step(cw_world *world)
 {
     memset(&world->stats, 0, sizeof world->stats);
-    memset(world->events.count, 0, sizeof world->events.count);
+    cw__events_start_step(&world->events);
     world->step_failed = false;
     double t0 = now_ms();
     if (world->step == CW__DIED - 1) // after four billion steps: start counting again
