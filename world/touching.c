@@ -238,6 +238,16 @@ static bool reserve_begin_info(cw_world *world, uint32_t needed)
     return true;
 }
 
+// Appends to a list of the diff, which grows with what the step finds (a first step's begins
+// need not be room for every later step's ends); false if it cannot grow.
+static bool push_u32(cw__u32s *list, uint32_t value)
+{
+    if (list->count == list->capacity && !cw__u32s_reserve(list, list->count + 1))
+        return false;
+    list->items[list->count++] = value;
+    return true;
+}
+
 // Appends a pair to the new set; false if it cannot grow.
 static bool push_pair(cw__touching *set, uint64_t key, uint8_t flags, uint32_t node, bool with_manifolds)
 {
@@ -290,36 +300,35 @@ bool cw__diff_pairs(cw_world *world)
     // Without swept bodies every begin has fraction 1 and the set's manifold: nothing to keep.
     world->begins_have_info = world->swept.count > 0;
     world->manifold_todo.count = 0;
-    if (!cw__u32s_reserve(&world->ends, old->count) || !cw__u32s_reserve(&world->begins, found_count) ||
-        (with_manifolds && !cw__u32s_reserve(&world->manifold_todo, found_count)) ||
-        (world->begins_have_info && !reserve_begin_info(world, found_count)) ||
-        !cw__touching_reserve(next, old->count, with_manifolds))
+    if (!cw__touching_reserve(next, old->count, with_manifolds))
         return false;
     uint32_t i = 0, j = 0;
     while (i < old->count || j < found_count) {
         bool only_found = j < found_count && (i == old->count || found[j] < old->keys[i]);
         bool both = !only_found && j < found_count && found[j] == old->keys[i];
         if (only_found) { // reported when the begin is delivered (events.c); linked by cw__index_apply
-            if (!push_pair(next, found[j], CW__FRESH, 0, with_manifolds))
+            if (!push_pair(next, found[j], CW__FRESH, 0, with_manifolds) ||
+                (with_manifolds && !push_u32(&world->manifold_todo, next->count - 1)) || // for the begin, or its stays
+                !push_u32(&world->begins, next->count - 1))
                 return false;
-            if (with_manifolds) // for the begin, or for its stays to come
-                world->manifold_todo.items[world->manifold_todo.count++] = next->count - 1;
-            world->begins.items[world->begins.count++] = next->count - 1;
             j++;
         } else if (both || unchanged(world, old->keys[i])) {
             if (!push_pair(next, old->keys[i], old->flags[i] & CW__REPORTED, old->nodes[i], with_manifolds))
                 return false;
-            if (keep_manifolds && both)
-                world->manifold_todo.items[world->manifold_todo.count++] = next->count - 1;
-            else if (keep_manifolds)
+            if (keep_manifolds && both && !push_u32(&world->manifold_todo, next->count - 1))
+                return false;
+            if (keep_manifolds && !both)
                 next->manifolds[next->count - 1] = old->manifolds[i];
             i++, j += both;
         } else {
-            world->ends.items[world->ends.count++] = i; // an end is owed if its begin was reported
+            if (!push_u32(&world->ends, i)) // an end is owed if its begin was reported
+                return false;
             world->ends_owed += old->flags[i] & CW__REPORTED;
             i++;
         }
     }
+    if (world->begins_have_info && !reserve_begin_info(world, world->begins.count))
+        return false;
     cw__parallel_for(world, manifold_range, (int)world->manifold_todo.count, MANIFOLD_RANGE, world);
     if (world->begins_have_info) // after the manifolds: a begin without motion takes the set's
         cw__parallel_for(world, begin_info_range, (int)world->begins.count, MANIFOLD_RANGE, world);
