@@ -139,6 +139,21 @@ static inline bool cw__obbs_overlap(const cw__obb *a, const cw__obb *b)
            cw__obb_depth(a, b, b->c, b->s, &d) > tolerance && cw__obb_depth(a, b, -b->s, b->c, &d) > tolerance;
 }
 
+// A box's SAT form as a world keeps it, 16 bytes smaller: the half edges are rebuilt from the
+// rotation and the half scaled sides, to the bit (0.5 * c * sx, as box_obb computes it, rounds
+// once, as c * (0.5 * sx) does: halving is exact).
+typedef struct cw__packed_obb {
+    double cx, cy;     // centre
+    double c, s;       // the rotation
+    double hx, hy;     // half the box's scaled sides (signed: mirroring)
+    double tolerance;
+} cw__packed_obb;
+
+static inline cw__obb cw__unpack_obb(const cw__packed_obb *p)
+{
+    return (cw__obb){p->cx, p->cy, p->c * p->hx, p->s * p->hx, -(p->s * p->hy), p->c * p->hy, p->c, p->s, p->tolerance};
+}
+
 // A shape ready for the narrowphase: a mask and the transform of its texel space. Boxes become
 // the unit mask with their size folded into the scale.
 typedef struct cw__body {
@@ -241,12 +256,15 @@ bool cw__overlap_bodies(const cw__body *a, const cw__body *b, cw_manifold *manif
 
 // World AABB of a prepared body, rounded outward to floats (a point at the position if empty).
 cw_aabb cw__body_aabb(const cw__body *body);
-// A box's SAT form and world AABB straight from its (valid) shape and transform, given the
+// A box's packed SAT form and world AABB straight from its (valid) shape and transform, given the
 // rotation's cosine and sine as cw__cos_sin() gives them: the same bytes as cw__prepare_rotated()
-// then cw__body_aabb(), without making the rest of the body (the world's path for a moved box).
-// `moderate`: cw__placement_is_moderate(shape, t), as the caller found it.
-void cw__place_box(const cw_shape *shape, const cw_transform *t, double c, double s, bool moderate, cw__obb *obb,
-                   cw_aabb *aabb);
+// then cw__pack_body_obb() and cw__body_aabb(), without making the rest of the body (the world's
+// path for a moved box). `moderate`: cw__placement_is_moderate(shape, t), as the caller found it.
+void cw__place_box(const cw_shape *shape, const cw_transform *t, double c, double s, bool moderate,
+                   cw__packed_obb *obb, cw_aabb *aabb);
+
+// The packed SAT form of a prepared box.
+cw__packed_obb cw__pack_body_obb(const cw__body *box);
 
 // A box's SAT form alone, as cw__prepare_rotated() makes it (the shape and transform valid; c and s
 // as cw__cos_sin() gives them).

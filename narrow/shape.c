@@ -383,19 +383,27 @@ cw__obb cw__box_obb(const cw_shape *shape, const cw_transform *t, double c, doub
     return box_obb(&xf, CW__EPS / (double)shape->size.x, CW__EPS / (double)shape->size.y);
 }
 
-void cw__place_box(const cw_shape *shape, const cw_transform *t, double c, double s, bool moderate, cw__obb *obb,
-                   cw_aabb *aabb)
+static cw__packed_obb packed_obb(const cw__obb *o, const cw__xf *xf)
+{
+    return (cw__packed_obb){o->cx, o->cy, o->c, o->s, 0.5 * xf->sx, 0.5 * xf->sy, o->tolerance};
+}
+
+cw__packed_obb cw__pack_body_obb(const cw__body *box) { return packed_obb(&box->obb, &box->xf); }
+
+void cw__place_box(const cw_shape *shape, const cw_transform *t, double c, double s, bool moderate,
+                   cw__packed_obb *obb, cw_aabb *aabb)
 {
     if (!moderate) { // rare: the whole body, for the AABB's slack
         cw__body body;
         cw__prepare_rotated(shape, t, c, s, &body);
-        *obb = body.obb;
+        *obb = cw__pack_body_obb(&body);
         *aabb = cw__body_aabb(&body);
         return;
     }
     cw__xf xf;
     frame_of(shape, t, c, s, &xf);
-    *obb = box_obb(&xf, CW__EPS / (double)shape->size.x, CW__EPS / (double)shape->size.y);
+    const cw__obb full = box_obb(&xf, CW__EPS / (double)shape->size.x, CW__EPS / (double)shape->size.y);
+    *obb = packed_obb(&full, &xf);
     const linear l = linear_of(&xf);
     bounds b = box_bounds(&xf, &l);
     *aabb = placed(&xf, &b, 0);

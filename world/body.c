@@ -185,7 +185,7 @@ static void keep_prepared(cw_world *world, uint32_t index, const cw__body *prepa
     cw__hot *hot = &world->hot[index];
     hot->is_box = prepared->is_box;
     if (hot->is_box) {
-        hot->obb = prepared->obb;
+        hot->obb = cw__pack_body_obb(prepared);
     } else {
         if (slot->mask_body == 0)
             slot->mask_body = world->mask_body_count++;

@@ -131,7 +131,8 @@ static void draw_bodies(const cw_world *world, const cw_debug_draw *draw)
         }
         if ((f & CW_DRAW_BOXES) && hot->is_box) {
             cw_debug_item item = item_of(world, i, CW_DRAW_BOXES);
-            draw_oriented_box(draw, &hot->obb, &item);
+            const cw__obb obb = cw__unpack_obb(&hot->obb);
+            draw_oriented_box(draw, &obb, &item);
         }
         if ((f & CW_DRAW_MASK_OUTLINES) && !hot->is_box) {
             cw_debug_item item = item_of(world, i, CW_DRAW_MASK_OUTLINES);

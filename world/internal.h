@@ -16,7 +16,7 @@ enum { CW__FREE = 0, CW__ALIVE = 1, CW__DYING = 2 };
 // What the step reads for every candidate pair, kept compact and apart from the rest of the slot
 // so that the pair loop touches little memory.
 typedef struct cw__hot {
-    cw__obb obb;            // boxes: the SAT form of shape and transform
+    cw__packed_obb obb;     // boxes: the SAT form of shape and transform
     uint32_t category, collides_with;
     int32_t group;
     uint8_t state, is_box, is_static, is_swept, disabled;

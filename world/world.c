@@ -356,8 +356,10 @@ static bool push_found(cw_world *world, uint64_t key)
 static bool bodies_overlap(const cw_world *world, uint32_t a, uint32_t b)
 {
     const cw__hot *ha = &world->hot[a], *hb = &world->hot[b];
-    if (ha->is_box && hb->is_box)
-        return cw__obbs_overlap(&ha->obb, &hb->obb);
+    if (ha->is_box && hb->is_box) {
+        const cw__obb oa = cw__unpack_obb(&ha->obb), ob = cw__unpack_obb(&hb->obb);
+        return cw__obbs_overlap(&oa, &ob);
+    }
     cw__body scratch_a, scratch_b;
     return cw__overlap_bodies(cw__slot_body(world, a, &scratch_a), cw__slot_body(world, b, &scratch_b), NULL);
 }
