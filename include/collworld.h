@@ -29,7 +29,8 @@
 ///
 /// A world belongs to one thread at a time, with one exception: between steps, the queries
 /// (cw_world_query_point/box/shape, cw_world_raycast, cw_world_raycast_all, cw_world_cast_shape,
-/// cw_world_cast_shape_all) and the read-only body getters may run on any number of threads at
+/// cw_world_cast_shape_all), the read-only body getters and cw_world_events() (whose first call
+/// after a step gathers the arrays while other callers wait) may run on any number of threads at
 /// once, as long as no thread changes the world meanwhile (creates, destroys, moves or changes a
 /// body, steps or destroys the world). Up to CW_QUERY_LANES queries run at the same time; more
 /// wait for one of them to finish. A change or a step started while a query runs on another

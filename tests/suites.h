@@ -52,7 +52,7 @@ extern const struct CMUnitTest query_rounding_tests[QUERY_ROUNDING_TEST_COUNT];
 #define MOVE_TEST_COUNT 2
 extern const struct CMUnitTest move_tests[MOVE_TEST_COUNT];
 
-#define DEBUG_DRAW_TEST_COUNT 3
+#define DEBUG_DRAW_TEST_COUNT 4
 extern const struct CMUnitTest debug_draw_tests[DEBUG_DRAW_TEST_COUNT];
 
 #define LIMIT_TEST_COUNT 7
@@ -64,7 +64,7 @@ extern const struct CMUnitTest thread_tests[THREAD_TEST_COUNT];
 #define WORLD_RANDOM_TEST_COUNT 16
 extern const struct CMUnitTest world_random_tests[WORLD_RANDOM_TEST_COUNT];
 
-#define WORLD_ALLOC_TEST_COUNT 5
+#define WORLD_ALLOC_TEST_COUNT 6
 extern const struct CMUnitTest world_alloc_tests[WORLD_ALLOC_TEST_COUNT];
 
 // The event arrays against the callbacks on random worlds changed between the step and the asking;

@@ -302,8 +302,47 @@ static void test_debug_draw_misuse(void **state)
     cw_world_destroy(world);
 }
 
+
+// The contacts of a default world (manifolds for begins, none kept for stays): every drawn contact
+// is the pair's manifold as cw_overlap() finds it, also for pairs that stay touching without being
+// tested again (their manifolds were once read from memory the step had never written).
+static void test_contacts_of_a_default_world(void **state)
+{
+    (void)state;
+    cw_world_def def = cw_default_world_def();
+    cw_world *world = cw_world_create(&def);
+    assert_non_null(world);
+    gen_rng rng = gen_seed(0xc0de);
+    for (int k = 0; k < 80; k++) {
+        cw_body_def body = cw_default_body_def();
+        body.shape = cw_shape_box((float)gen_range(&rng, 6, 30), (float)gen_range(&rng, 6, 30));
+        body.transform.position = (cw_vec2){(float)gen_range(&rng, 0, 200), (float)gen_range(&rng, 0, 200)};
+        body.transform.rotation = (float)gen_range(&rng, 0, 6.3);
+        assert_false(cw_body_id_is_null(cw_body_create(world, &body)));
+    }
+    static recorded r;
+    for (int step = 0; step < 3; step++) { // nothing moves: from the second step on every pair stays
+        cw_world_step(world);
+        cw_debug_draw d = drawer(&r, CW_DRAW_CONTACTS);
+        assert_true(cw_world_debug_draw(world, &d));
+        assert_true(r.segments > 0 && r.segments < MAX_CALLS);
+        for (int s = 0; s < r.segments; s++) {
+            cw_body_id a = r.seg_item[s].body, b = r.seg_item[s].other;
+            cw_shape sa = cw_body_shape(world, a), sb = cw_body_shape(world, b);
+            cw_transform ta = cw_body_transform(world, a), tb = cw_body_transform(world, b);
+            cw_manifold m;
+            assert_true(cw_overlap(&sa, &ta, &sb, &tb, &m));
+            if (memcmp(&r.seg[s][0], &m.point, sizeof m.point) != 0)
+                fail_msg("step %d: contact of %u and %u drawn at (%g, %g), its manifold's point is (%g, %g)", step,
+                         a.index, b.index, r.seg[s][0].x, r.seg[s][0].y, m.point.x, m.point.y);
+        }
+    }
+    cw_world_destroy(world);
+}
+
 const struct CMUnitTest debug_draw_tests[DEBUG_DRAW_TEST_COUNT] = {
     cmocka_unit_test(test_outlines_against_the_mask),
     cmocka_unit_test(test_world_layers),
     cmocka_unit_test(test_debug_draw_misuse),
+    cmocka_unit_test(test_contacts_of_a_default_world),
 };

@@ -733,10 +733,52 @@ static void test_creation_and_first_step_peaks(void **state)
     counter_expect_no_leak(&cnt);
 }
 
+// What manifolds cost a world that wants them for begins only (the default: no stays): the
+// begins' contacts, not a manifold for every touching pair in both of the step's sets.
+static long world_bytes_after_steps(counter *cnt, bool manifolds, int *touching)
+{
+    cw_world_def def = cw_default_world_def();
+    def.manifolds = manifolds;
+    long before = cnt->live_bytes;
+    cw_world *w = cw_world_create(&def);
+    assert_non_null(w);
+    gen_rng r = gen_seed(0x6d616e69ull);
+    for (int i = 0; i < 3000; i++) {
+        cw_body_def bd = cw_default_body_def();
+        bd.shape = cw_shape_box((float)gen_range(&r, 8, 64), (float)gen_range(&r, 8, 64));
+        bd.transform.position = (cw_vec2){(float)gen_range(&r, 0, 2500), (float)gen_range(&r, 0, 2500)};
+        bd.transform.rotation = (float)gen_range(&r, 0, 6.28);
+        assert_false(cw_body_id_is_null(cw_body_create(w, &bd)));
+    }
+    for (int step = 0; step < 3; step++)
+        cw_world_step(w);
+    *touching = cw_world_get_stats(w).touching_pairs;
+    long bytes = cnt->live_bytes - before;
+    cw_world_destroy(w);
+    return bytes;
+}
+
+static void test_begin_manifolds_cost_begins_only(void **state)
+{
+    (void)state;
+    counter cnt;
+    counter_install(&cnt);
+    int touching = 0, touching_without = 0;
+    long with = world_bytes_after_steps(&cnt, true, &touching);
+    long without = world_bytes_after_steps(&cnt, false, &touching_without);
+    assert_int_equal(touching, touching_without);
+    assert_true(touching > 1000);
+    double per_pair = (double)(with - without) / touching;
+    printf("  manifolds for begins: %.1f bytes a touching pair (every pair began in the first step)\n", per_pair);
+    assert_true(per_pair <= 28); // 24 now (one begin's contact a pair); 60 with a manifold in both sets
+    counter_expect_no_leak(&cnt);
+}
+
 const struct CMUnitTest world_alloc_tests[] = {
     cmocka_unit_test_teardown(test_out_of_memory_everywhere, counter_restore_default),
     cmocka_unit_test_teardown(test_warm_world_allocates_nothing, counter_restore_default),
     cmocka_unit_test_teardown(test_warm_world_blinking_pair, counter_restore_default),
     cmocka_unit_test_teardown(test_cell_table_comes_and_goes, counter_restore_default),
     cmocka_unit_test_teardown(test_creation_and_first_step_peaks, counter_restore_default),
+    cmocka_unit_test_teardown(test_begin_manifolds_cost_begins_only, counter_restore_default),
 };

@@ -206,7 +206,8 @@ static bool unchanged(const cw_world *world, uint64_t key)
 
 // What a begin found in this step carries: pairs with a swept body begin where along the step
 // they first touched (0 if they already touch at its start), with the contact there; others at
-// the end of the step (fraction 1), with the set's manifold.
+// the end of the step (fraction 1), with the set's manifold, or where the set keeps none (no
+// stays want them) one computed here.
 static void begin_info_of(const cw_world *world, uint64_t key, const cw__touching *set, uint32_t p, cw__begin_info *info)
 {
     uint32_t a = cw__key_a(key), b = cw__key_b(key);
@@ -221,15 +222,20 @@ static void begin_info_of(const cw_world *world, uint64_t key, const cw__touchin
     } else {
         info->fraction = 1;
     }
-    if (world->begin_manifolds)
+    if (world->begin_manifolds && set->manifolds != NULL)
         info->manifold = set->manifolds[p];
+    else if (world->begin_manifolds)
+        manifold_of(world, key, &info->manifold);
 }
 
 static bool reserve_begin_info(cw_world *world, uint32_t needed)
 {
     if (needed <= world->begin_info_capacity)
         return true;
-    uint32_t capacity = cw__grown_capacity(needed, needed + 1, 64);
+    // By half again from the room it had, but no more than needed beyond that: a first step's
+    // burst of begins leaves no spare half behind.
+    uint64_t grown = (uint64_t)world->begin_info_capacity + world->begin_info_capacity / 2;
+    uint32_t capacity = grown > needed ? (uint32_t)(grown < UINT32_MAX ? grown : UINT32_MAX) : needed;
     cw__begin_info *info = cw__alloc(capacity * sizeof *info);
     if (info == NULL)
         return false;
@@ -294,11 +300,14 @@ bool cw__diff_pairs(cw_world *world)
     cw__touching *next = &world->touching[!world->current];
     const uint64_t *found = world->found.items;
     const uint32_t found_count = world->found.count;
-    const bool keep_manifolds = world->stay_manifolds, with_manifolds = keep_manifolds || world->begin_manifolds;
+    // The set keeps manifolds for stays only: begins that want theirs without stays (the default
+    // world's) get them in their begin_info, so pairs that stay carry none.
+    const bool keep_manifolds = world->stay_manifolds, with_manifolds = keep_manifolds;
     world->ends.count = world->begins.count = world->ends_owed = 0;
     next->count = 0;
-    // Without swept bodies every begin has fraction 1 and the set's manifold: nothing to keep.
-    world->begins_have_info = world->swept.count > 0;
+    // Without swept bodies and with the set's manifolds every begin has fraction 1 and the set's
+    // manifold: nothing to keep.
+    world->begins_have_info = world->swept.count > 0 || (world->begin_manifolds && !keep_manifolds);
     world->manifold_todo.count = 0;
     if (!cw__touching_reserve(next, old->count, with_manifolds))
         return false;
@@ -308,7 +317,7 @@ bool cw__diff_pairs(cw_world *world)
         bool both = !only_found && j < found_count && found[j] == old->keys[i];
         if (only_found) { // reported when the begin is delivered (events.c); linked by cw__index_apply
             if (!push_pair(next, found[j], CW__FRESH, 0, with_manifolds) ||
-                (with_manifolds && !push_u32(&world->manifold_todo, next->count - 1)) || // for the begin, or its stays
+                (with_manifolds && !push_u32(&world->manifold_todo, next->count - 1)) || // for the begin and stays
                 !push_u32(&world->begins, next->count - 1))
                 return false;
             j++;
