@@ -5,7 +5,7 @@
 /// 1. The step, per frame (every body set, then cw_world_step()), five ways of taking the events:
 ///    - callbacks: on_begin / on_end that count, cw_world_def::event_arrays off;
 ///    - arrays: no callbacks, the arrays of cw_world_events() read after the step;
-///    - both (the default def): counting callbacks and the arrays;
+///    - both (the default def): counting callbacks, the arrays on but never asked for;
 ///    - stays by callback: on_stay too (every touching pair, every frame), arrays off;
 ///    - stays by array: report_stays, no callbacks, the arrays read after the step.
 /// 2. Per call, after the last frame: cw_body_touching() for every body (a 64-entry buffer), against

@@ -41,15 +41,21 @@ static int *delivered_count(cw_world *world, int kind)
                                                                            : &world->stats.stay_events;
 }
 
+static cw_contact_fn *callback_of(const cw_world *world, int kind)
+{
+    return kind == CW__ENDS ? world->def.on_end : kind == CW__BEGINS ? world->def.on_begin : world->def.on_stay;
+}
+
 // One event: counted, kept in its array if it is an end (begins and stays are gathered from the
-// step's sets when cw_world_events() asks), and handed to its callback (if any).
+// step's sets when cw_world_events() asks), and handed to its callback (if any; without one, a
+// begin or stay comes with no contact: nobody would read it).
 static void report_event(cw_world *world, int kind, const cw_contact *contact)
 {
     (*delivered_count(world, kind))++;
     cw__event_arrays *arrays = &world->events;
     if (kind == CW__ENDS && world->def.event_arrays) // room was made before the step's diff
         arrays->items[kind][arrays->count[kind]++] = *contact;
-    cw_contact_fn *fn = kind == CW__ENDS ? world->def.on_end : kind == CW__BEGINS ? world->def.on_begin : world->def.on_stay;
+    cw_contact_fn *fn = callback_of(world, kind);
     if (fn != NULL)
         fn(contact, world->def.context);
 }
@@ -67,8 +73,8 @@ static void deliver_ends(cw_world *world, const cw__touching *old)
 
 // The step's begins in key order are the merge of the pairs that touch now (world->begins) and the
 // swept pairs that touched only during the step (world->passed); a cursor is a position in each.
-// Takes the begin at the cursor and moves past it; true (and its contact) if it is, or was,
-// delivered. Delivering (`deliver`), a begin whose body a callback destroyed is dropped, and then no
+// Takes the begin at the cursor and moves past it; true (and its contact, if `out` is not NULL) if
+// it is, or was, delivered. Delivering (`deliver`), a begin whose body a callback destroyed is dropped, and then no
 // end is owed; every other is marked (so its end will be), callback or not. Gathering, the marks
 // say which were delivered.
 static bool take_begin(cw_world *world, uint32_t *k, uint32_t *n, bool deliver, cw_contact *out)
@@ -82,7 +88,8 @@ static bool take_begin(cw_world *world, uint32_t *k, uint32_t *n, bool deliver, 
         if (!passed->delivered[i])
             return false;
         const cw__begin_info *info = &passed->info[i];
-        *out = contact_of(world, passed->keys[i], world->begin_manifolds ? &info->manifold : NULL, info->fraction);
+        if (out != NULL)
+            *out = contact_of(world, passed->keys[i], world->begin_manifolds ? &info->manifold : NULL, info->fraction);
         return true;
     }
     uint32_t i = (*k)++, p = world->begins.items[i];
@@ -90,6 +97,8 @@ static bool take_begin(cw_world *world, uint32_t *k, uint32_t *n, bool deliver, 
         now->flags[p] |= CW__REPORTED;
     if (!(now->flags[p] & CW__REPORTED)) // a pair that just began: marked by its delivery only
         return false;
+    if (out == NULL)
+        return true;
     const cw__begin_info *info = world->begins_have_info ? &world->begin_info[i] : NULL;
     const cw_manifold *manifold = !world->begin_manifolds ? NULL : info ? &info->manifold : &now->manifolds[p];
     *out = contact_of(world, now->keys[p], manifold, info ? info->fraction : 1);
@@ -103,10 +112,10 @@ static bool more_begins(const cw_world *world, uint32_t k, uint32_t n)
 
 static void deliver_begins(cw_world *world)
 {
-    cw_contact contact;
+    cw_contact contact, *out = callback_of(world, CW__BEGINS) != NULL ? &contact : NULL;
     for (uint32_t k = 0, n = 0; more_begins(world, k, n);)
-        if (take_begin(world, &k, &n, true, &contact))
-            report_event(world, CW__BEGINS, &contact);
+        if (take_begin(world, &k, &n, true, out))
+            report_event(world, CW__BEGINS, out);
 }
 
 // The ends of the swept pairs that touched only during the step, for every begin delivered (a
@@ -122,7 +131,8 @@ static void deliver_passed_ends(cw_world *world)
     }
 }
 
-// The stay of pair p of the current set: true (and its contact) if it is, or was, delivered.
+// The stay of pair p of the current set: true (and its contact, if `out` is not NULL) if it is, or
+// was, delivered.
 // Delivering, a pair that began in the step or names a body a callback destroyed is passed over,
 // and the others are marked; gathering, the marks say which were delivered.
 static bool take_stay(cw_world *world, uint32_t p, bool deliver, cw_contact *out)
@@ -132,16 +142,17 @@ static bool take_stay(cw_world *world, uint32_t p, bool deliver, cw_contact *out
         now->flags[p] |= CW__STAYED;
     if (!(now->flags[p] & CW__STAYED))
         return false;
-    *out = contact_of(world, now->keys[p], world->stay_manifolds ? &now->manifolds[p] : NULL, 1);
+    if (out != NULL)
+        *out = contact_of(world, now->keys[p], world->stay_manifolds ? &now->manifolds[p] : NULL, 1);
     return true;
 }
 
 static void deliver_stays(cw_world *world)
 {
-    cw_contact contact;
+    cw_contact contact, *out = callback_of(world, CW__STAYS) != NULL ? &contact : NULL;
     for (uint32_t p = 0; p < world->touching[world->current].count && world->report_stays; p++)
-        if (take_stay(world, p, true, &contact))
-            report_event(world, CW__STAYS, &contact);
+        if (take_stay(world, p, true, out))
+            report_event(world, CW__STAYS, out);
 }
 
 // Callbacks run on the sets as the diff left them; they may change bodies but never the sets.
