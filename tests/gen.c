@@ -1,5 +1,6 @@
 // Seeded random generators (see gen.h).
 #include "gen.h"
+#include "suites.h" // cmocka, for gen_add_boxes's assertions
 
 #include <ctype.h>
 #include <math.h>
@@ -170,6 +171,18 @@ bool gen_mask_shape(gen_shape *s, unsigned char *solid, int w, int h, gen_patter
     s->mask = gen_make_mask(solid, w, h, seed);
     s->shape = cw_shape_mask(s->mask);
     return s->mask != NULL;
+}
+
+void gen_add_boxes(cw_world *world, gen_rng *r, int count, double min_side, double max_side, double extent,
+                   double max_rotation)
+{
+    for (int k = 0; k < count; k++) {
+        cw_body_def body = cw_default_body_def();
+        body.shape = cw_shape_box((float)gen_range(r, min_side, max_side), (float)gen_range(r, min_side, max_side));
+        body.transform.position = (cw_vec2){(float)gen_range(r, 0, extent), (float)gen_range(r, 0, extent)};
+        body.transform.rotation = (float)gen_range(r, 0, max_rotation);
+        assert_false(cw_body_id_is_null(cw_body_create(world, &body)));
+    }
 }
 
 void gen_random_box(gen_rng *r, gen_shape *s)

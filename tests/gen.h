@@ -74,6 +74,11 @@ void gen_box_shape(gen_shape *s, float w, float h);
 /// Takes ownership of `solid` (malloc'd). Returns false if the library failed to build the mask.
 bool gen_mask_shape(gen_shape *s, unsigned char *solid, int w, int h, gen_pattern p, double density, uint64_t seed);
 void gen_random_box(gen_rng *r, gen_shape *s);
+
+// Adds `count` boxes to a world: sides in [min_side, max_side), positions in [0, extent) on both
+// axes, rotations in [0, max_rotation) (cmocka-asserts every body is made).
+void gen_add_boxes(cw_world *world, gen_rng *r, int count, double min_side, double max_side, double extent,
+                   double max_rotation);
 bool gen_random_mask(gen_rng *r, gen_shape *s);
 /// A random box if `box`, else a random mask; false if the library failed to build the mask.
 bool gen_random_shape(gen_rng *r, gen_shape *s, bool box);

@@ -313,13 +313,7 @@ static void test_contacts_of_a_default_world(void **state)
     cw_world *world = cw_world_create(&def);
     assert_non_null(world);
     gen_rng rng = gen_seed(0xc0de);
-    for (int k = 0; k < 80; k++) {
-        cw_body_def body = cw_default_body_def();
-        body.shape = cw_shape_box((float)gen_range(&rng, 6, 30), (float)gen_range(&rng, 6, 30));
-        body.transform.position = (cw_vec2){(float)gen_range(&rng, 0, 200), (float)gen_range(&rng, 0, 200)};
-        body.transform.rotation = (float)gen_range(&rng, 0, 6.3);
-        assert_false(cw_body_id_is_null(cw_body_create(world, &body)));
-    }
+    gen_add_boxes(world, &rng, 80, 6, 30, 200, 6.3);
     static recorded r;
     for (int step = 0; step < 3; step++) { // nothing moves: from the second step on every pair stays
         cw_world_step(world);

@@ -553,13 +553,7 @@ static cw_world *crowd_of_boxes(uint64_t seed)
     cw_world *world = cw_world_create(&def);
     assert_non_null(world);
     gen_rng r = gen_seed(seed);
-    for (int k = 0; k < 3000; k++) {
-        cw_body_def body = cw_default_body_def();
-        body.shape = cw_shape_box((float)gen_range(&r, 5, 30), (float)gen_range(&r, 5, 30));
-        body.transform.position = (cw_vec2){(float)gen_range(&r, 0, 1500), (float)gen_range(&r, 0, 1500)};
-        body.transform.rotation = (float)gen_range(&r, 0, 6);
-        assert_false(cw_body_id_is_null(cw_body_create(world, &body)));
-    }
+    gen_add_boxes(world, &r, 3000, 5, 30, 1500, 6);
     return world;
 }
 

@@ -696,11 +696,11 @@ static void test_cell_table_comes_and_goes(void **state)
 // scratch (candidates, the sorting scan's members, the moved list), the touching set and index, and
 // the events; no cell table (every body is new, so the step scans by sorting, and a table built
 // while choosing the cell size would be dropped unused).
-enum { FIRST_STEP_BYTES_A_BODY = 187 }; // 174 now; 200 while begins were copied for cw_world_events()
+enum { FIRST_STEP_BYTES_A_BODY = 187 }; // 163 now; 200 while begins were copied for cw_world_events()
                                          // unasked, 283 while the step built two cell tables
 // And what creating the bodies peaks at, a body: the slot arrays grown by half again, one array at
 // a time (not all the new arrays beside all the old ones).
-enum { CREATION_BYTES_A_BODY = 500 }; // 444 now; 580 with all the arrays grown at once
+enum { CREATION_BYTES_A_BODY = 500 }; // 406 now; 580 with all the arrays grown at once
 
 static void test_creation_and_first_step_peaks(void **state)
 {
@@ -712,13 +712,7 @@ static void test_creation_and_first_step_peaks(void **state)
     cw_world *w = cw_world_create(&def);
     assert_non_null(w);
     enum { BODIES = 4000 };
-    for (int i = 0; i < BODIES; i++) { // about as dense as the benchmark's sprites scene
-        cw_body_def bd = cw_default_body_def();
-        bd.shape = cw_shape_box((float)gen_range(&r, 8, 64), (float)gen_range(&r, 8, 64));
-        bd.transform.position = (cw_vec2){(float)gen_range(&r, 0, 5200), (float)gen_range(&r, 0, 5200)};
-        bd.transform.rotation = (float)gen_range(&r, 0, 6.28);
-        assert_false(cw_body_id_is_null(cw_body_create(w, &bd)));
-    }
+    gen_add_boxes(w, &r, BODIES, 8, 64, 5200, 6.28); // about as dense as the benchmark's sprites scene
     double creation = (double)cnt.peak_bytes / BODIES;
     printf("  creating %d bodies: %.0f bytes a body at the peak\n", BODIES, creation);
     assert_true(creation <= CREATION_BYTES_A_BODY);
@@ -743,13 +737,7 @@ static long world_bytes_after_steps(counter *cnt, bool manifolds, int *touching)
     cw_world *w = cw_world_create(&def);
     assert_non_null(w);
     gen_rng r = gen_seed(0x6d616e69ull);
-    for (int i = 0; i < 3000; i++) {
-        cw_body_def bd = cw_default_body_def();
-        bd.shape = cw_shape_box((float)gen_range(&r, 8, 64), (float)gen_range(&r, 8, 64));
-        bd.transform.position = (cw_vec2){(float)gen_range(&r, 0, 2500), (float)gen_range(&r, 0, 2500)};
-        bd.transform.rotation = (float)gen_range(&r, 0, 6.28);
-        assert_false(cw_body_id_is_null(cw_body_create(w, &bd)));
-    }
+    gen_add_boxes(w, &r, 3000, 8, 64, 2500, 6.28);
     for (int step = 0; step < 3; step++)
         cw_world_step(w);
     *touching = cw_world_get_stats(w).touching_pairs;
