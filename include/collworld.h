@@ -429,9 +429,10 @@ CW_API bool cw_body_id_is_null(cw_body_id id);
 /// What a contact callback receives. Valid only during the call.
 typedef struct cw_contact {
     cw_body_id a, b;      ///< The two bodies, a.index < b.index.
-    /// Their user_data as it was when the step's delivery began (for the ends that close a destroyed
-    /// body's contacts: as it was when it was destroyed).
-    void *user_a, *user_b;
+    /// Body a's user_data as it was when the step's delivery began (for the ends that close a
+    /// destroyed body's contacts: as it was when it was destroyed).
+    void *user_a;
+    void *user_b; ///< Body b's user_data, at the same moment as user_a.
     /// Filled for begin and stay events (when cw_world_def::manifolds is on); all zero for end
     /// events. A begin of a pair with a swept body carries the contact at its first touch (the
     /// overlap there is thin: a small depth); every other begin and stay the overlap at the end of
