@@ -173,11 +173,14 @@ struct Side {
 
 class CollworldSide : public Side {
 public:
-    const char *name() const override { return "collworld"; }
+    // With `reserve`, the world is told the body count up front (cw_world_def::body_capacity).
+    explicit CollworldSide(bool reserve = false) : reserve_(reserve) {}
+    const char *name() const override { return reserve_ ? "collworld, body_capacity" : "collworld"; }
     ~CollworldSide() override { cw_world_destroy(world_); }
     bool init(ws_scene *s) override {
         cw_world_def def = cw_default_world_def();
         def.manifolds = false; // the peers compute none
+        def.body_capacity = reserve_ ? s->n : 0;
         world_ = cw_world_create(&def);
         ids_.resize((size_t)s->n);
         for (int i = 0; world_ != nullptr && i < s->n; i++) {
@@ -212,6 +215,7 @@ public:
     }
 
 private:
+    bool reserve_;
     cw_world *world_ = nullptr;
     std::vector<cw_body_id> ids_;
 };
@@ -534,6 +538,10 @@ void run(ws_kind kind, int n, const Options &o, const ws_sprite *sprites) {
     }
     std::printf("collworld's own peak (counting allocator): %.1f MB, %.0f bytes a body\n", r.own_bytes[0] / 1048576.0,
                 r.own_bytes[0] / n);
+    CollworldSide reserved(true); // one run, for its memory: the count told up front
+    const Timing t = timed_run(&reserved, &s, 1, 1);
+    std::printf("with cw_world_def::body_capacity = %d: %.1f MB, %.0f bytes a body\n", n, t.own_bytes / 1048576.0,
+                t.own_bytes / n);
     ws_scene_free(&s);
 }
 

@@ -266,16 +266,27 @@ static bool reserve_filing(cw__grid *grid, const cw__proxy *q)
     return reserve_cells(grid, entries) && reserve_nodes(grid, (int32_t)entries);
 }
 
+// Moves the proxies to an array of `capacity` (more than now), the new ones not live.
+static bool resize_proxies(cw__grid *grid, uint32_t capacity)
+{
+    void *proxies = grid->proxies;
+    uint32_t old_capacity = grid->proxy_capacity;
+    if (!cw__reserve_exact(&proxies, sizeof(cw__proxy), &grid->proxy_capacity, capacity))
+        return false;
+    grid->proxies = proxies;
+    memset(grid->proxies + old_capacity, 0, (grid->proxy_capacity - old_capacity) * sizeof(cw__proxy));
+    return true;
+}
+
+bool cw__grid_reserve(cw__grid *grid, uint32_t proxies)
+{
+    return proxies <= grid->proxy_capacity || resize_proxies(grid, proxies);
+}
+
 bool cw__grid_update(cw__grid *grid, uint32_t index, const cw__box *box, bool is_static)
 {
-    if (index >= grid->proxy_capacity) {
-        void *proxies = grid->proxies;
-        uint32_t old_capacity = grid->proxy_capacity;
-        if (!cw__reserve(&proxies, sizeof(cw__proxy), &grid->proxy_capacity, index + 1))
-            return false;
-        grid->proxies = proxies;
-        memset(grid->proxies + old_capacity, 0, (grid->proxy_capacity - old_capacity) * sizeof(cw__proxy));
-    }
+    if (index >= grid->proxy_capacity && !resize_proxies(grid, cw__grown_capacity(grid->proxy_capacity, index + 1, 16)))
+        return false;
     cw__proxy *p = &grid->proxies[index], moved = *p;
     moved.box = *box;
     moved.is_static = is_static;

@@ -109,6 +109,8 @@ void cw__grid_begin_step(cw__grid *grid);
 // Inserts proxy `index` or moves it to `box`, and marks it moved. Re-files it only if its cells
 // changed. Returns false (grid unchanged for that proxy) if memory runs out.
 bool cw__grid_update(cw__grid *grid, uint32_t index, const cw__box *box, bool is_static);
+// Room for proxy indices below `proxies`, exactly. False (grid unchanged) if memory runs out.
+bool cw__grid_reserve(cw__grid *grid, uint32_t proxies);
 
 // Removes a proxy (no-op if absent).
 void cw__grid_remove(cw__grid *grid, uint32_t index);

@@ -199,11 +199,11 @@ static void set_callback(lua_State *L, int world_idx, int slot, int fn_idx)
 }
 
 // cw.world{ cell_size =, manifolds =, stays =, event_arrays =, workers =, max_pairs =, id_tag =,
-//           on_begin =, on_stay =, on_end = }
+//           body_capacity =, on_begin =, on_stay =, on_end = }
 static int world_new(lua_State *L)
 {
     static const char *const keys[] = {"cell_size", "manifolds", "stays", "event_arrays", "workers", "max_pairs",
-                                       "id_tag", "on_begin", "on_stay", "on_end", NULL};
+                                       "id_tag", "body_capacity", "on_begin", "on_stay", "on_end", NULL};
     if (lua_isnoneornil(L, 1)) {
         lua_settop(L, 0);
         lua_newtable(L);
@@ -232,6 +232,12 @@ static int world_new(lua_State *L)
         if (!(id_tag >= 0 && id_tag <= 255 && id_tag == (int)id_tag))
             luaL_argerror(L, 1, "field 'id_tag' must be an integer from 0 to 255");
         def.id_tag = (uint8_t)id_tag;
+    }
+    lua_Number capacity;
+    if (lcw_opt_number_field(L, 1, 1, "body_capacity", &capacity)) { // room for this many bodies, made now
+        if (!(capacity >= 0 && capacity < INT_MAX && capacity == (int)capacity))
+            luaL_argerror(L, 1, "field 'body_capacity' must be an integer from 0 to 2147483646");
+        def.body_capacity = (int)capacity;
     }
     bool stays = false;
     lcw_opt_bool_field(L, 1, 1, "stays", &stays);

@@ -73,14 +73,10 @@ uint32_t cw__grown_capacity(uint32_t capacity, uint32_t needed, uint32_t minimum
     return grown > UINT32_MAX ? UINT32_MAX : (uint32_t)grown;
 }
 
-bool cw__reserve(void **array, size_t size, uint32_t *capacity, uint32_t needed)
+// Moves the array's elements to a block of `grown` (> *capacity) elements.
+static bool regrow(void **array, size_t size, uint32_t *capacity, uint64_t grown)
 {
-    if (needed <= *capacity)
-        return true;
-    // By half again, as the body slots grow: geometric (never one element at a time), and a third
-    // less room left over on average than doubling (a quarter of a world's memory, once, at 100k).
-    uint64_t grown = cw__grown_capacity(*capacity, needed, 16);
-    if ((size_t)grown > SIZE_MAX / size) {
+    if (grown > SIZE_MAX / size) {
         cw__fail("Out of memory: the requested size overflows.");
         return false;
     }
@@ -94,6 +90,20 @@ bool cw__reserve(void **array, size_t size, uint32_t *capacity, uint32_t needed)
     *array = bigger;
     *capacity = (uint32_t)grown;
     return true;
+}
+
+bool cw__reserve(void **array, size_t size, uint32_t *capacity, uint32_t needed)
+{
+    if (needed <= *capacity)
+        return true;
+    // By half again, as the body slots grow: geometric (never one element at a time), and a third
+    // less room left over on average than doubling (a quarter of a world's memory, once, at 100k).
+    return regrow(array, size, capacity, cw__grown_capacity(*capacity, needed, 16));
+}
+
+bool cw__reserve_exact(void **array, size_t size, uint32_t *capacity, uint32_t needed)
+{
+    return needed <= *capacity || regrow(array, size, capacity, needed);
 }
 
 const char *cw_last_error(void) { return last_error; }

@@ -29,5 +29,8 @@ uint32_t cw__grown_capacity(uint32_t capacity, uint32_t needed, uint32_t minimum
 // Makes room for at least `needed` elements of `size` bytes in *array (capacity *capacity),
 // growing geometrically and keeping the contents. Returns false (array unchanged) on failure.
 bool cw__reserve(void **array, size_t size, uint32_t *capacity, uint32_t needed);
+// The same, but to exactly `needed` elements: for room asked for up front (a known body count),
+// where growth's spare room would only be waste.
+bool cw__reserve_exact(void **array, size_t size, uint32_t *capacity, uint32_t needed);
 
 #endif

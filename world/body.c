@@ -86,20 +86,17 @@ static void parallel_arrays(cw_world *world, void **arrays[CW__SLOT_ARRAYS], siz
         arrays[4 + k] = (void **)&world->lane_seen[k], sizes[4 + k] = sizeof *world->lane_seen[k];
 }
 
-// Grows the slot arrays and every per-body list to `capacity` bodies, so that marking, moving and
-// destroying bodies never allocate. False (nothing lost) if memory runs out.
+// Grows the slot arrays and every per-body list to exactly `capacity` bodies, so that marking,
+// moving and destroying bodies never allocate. False (nothing lost) if memory runs out.
 //
 // One array at a time, largest first: the old and new blocks of only one array are live at once,
 // so growing by half again peaks at 1.5 times the old arrays plus the smallest one rather than 2.5
 // times (the creation of a 10k-body world peaked there). If memory runs out halfway the arrays
 // already grown keep their room (each has its own capacity) and slot_capacity stays the old one.
-static bool reserve_slots(cw_world *world, uint32_t needed)
+static bool grow_slots(cw_world *world, uint32_t capacity)
 {
-    if (needed <= world->slot_capacity)
-        return true;
-    uint32_t capacity = cw__grown_capacity(world->slot_capacity, needed, 64);
-    if (!(cw__u32s_reserve(&world->dirty, capacity) && cw__u32s_reserve(&world->moved, capacity) &&
-          cw__u32s_reserve(&world->dying, capacity) && cw__u32s_reserve(&world->swept, capacity)))
+    if (!(cw__u32s_reserve_exact(&world->dirty, capacity) && cw__u32s_reserve_exact(&world->moved, capacity) &&
+          cw__u32s_reserve_exact(&world->dying, capacity) && cw__u32s_reserve_exact(&world->swept, capacity)))
         return false;
     void **arrays[CW__SLOT_ARRAYS];
     size_t sizes[CW__SLOT_ARRAYS];
@@ -108,6 +105,10 @@ static bool reserve_slots(cw_world *world, uint32_t needed)
         size_t old = world->slot_array_capacity[k];
         if (old >= capacity)
             continue;
+        if (capacity > SIZE_MAX / sizes[k]) { // a 32-bit build asked for billions of bodies
+            cw__fail("Out of memory: the requested size overflows.");
+            return false;
+        }
         void *grown = cw__alloc(capacity * sizes[k]);
         if (grown == NULL)
             return false;
@@ -120,6 +121,18 @@ static bool reserve_slots(cw_world *world, uint32_t needed)
     }
     world->slot_capacity = capacity;
     return true;
+}
+
+// Room for slot indices below `needed`, grown by half again (see grow_slots).
+static bool reserve_slots(cw_world *world, uint32_t needed)
+{
+    return needed <= world->slot_capacity || grow_slots(world, cw__grown_capacity(world->slot_capacity, needed, 64));
+}
+
+bool cw__reserve_bodies(cw_world *world, uint32_t bodies)
+{
+    uint32_t slots = bodies + 1; // slot 0 is never used
+    return (slots <= world->slot_capacity || grow_slots(world, slots)) && cw__grid_reserve(&world->grid, slots);
 }
 
 void cw__slot_arrays_free(cw_world *world)
@@ -158,16 +171,28 @@ static uint32_t take_slot(cw_world *world)
 // (nothing changed) if memory runs out.
 static bool reserve_mask_body(cw_world *world)
 {
-    if (world->mask_body_count < world->mask_body_capacity)
+    if (world->mask_body_count < world->mask_page_count * CW__MASK_PAGE)
         return true;
-    void *items = world->mask_bodies;
-    uint32_t needed = world->mask_body_count == 0 ? 2 : world->mask_body_count + 1; // entry 0 is unused
-    if (!cw__reserve(&items, sizeof(cw__body), &world->mask_body_capacity, needed))
+    void *pages = world->mask_pages;
+    if (!cw__reserve(&pages, sizeof(cw__body *), &world->mask_page_capacity, world->mask_page_count + 1))
         return false;
-    world->mask_bodies = items;
+    world->mask_pages = pages;
+    cw__body *page = cw__alloc(CW__MASK_PAGE * sizeof(cw__body));
+    if (page == NULL)
+        return false;
+    world->mask_pages[world->mask_page_count++] = page;
     if (world->mask_body_count == 0)
-        world->mask_body_count = 1;
+        world->mask_body_count = 1; // entry 0 is unused
     return true;
+}
+
+void cw__mask_pages_free(cw_world *world)
+{
+    for (uint32_t k = 0; k < world->mask_page_count; k++)
+        cw__free(world->mask_pages[k], CW__MASK_PAGE * sizeof(cw__body));
+    cw__free(world->mask_pages, world->mask_page_capacity * sizeof *world->mask_pages);
+    world->mask_pages = NULL;
+    world->mask_page_count = world->mask_page_capacity = world->mask_body_count = 0;
 }
 
 // Whether slot `index` (0: a new one) can keep `prepared`: a box always can, a mask needs an entry,
@@ -189,7 +214,7 @@ static void keep_prepared(cw_world *world, uint32_t index, const cw__body *prepa
     } else {
         if (slot->mask_body == 0)
             slot->mask_body = world->mask_body_count++;
-        world->mask_bodies[slot->mask_body] = *prepared;
+        *cw__mask_body(world, slot->mask_body) = *prepared;
     }
     cw_aabb aabb = cw__body_aabb(prepared);
     slot->next_aabb = (cw__box){aabb.min.x, aabb.min.y, aabb.max.x, aabb.max.y};
@@ -272,7 +297,7 @@ static void cos_sin_for(const cw_world *world, uint32_t index, const cw_transfor
     } else if (hot->is_box) {
         *c = hot->obb.c, *s = hot->obb.s;
     } else {
-        const cw__xf *xf = &world->mask_bodies[slot->mask_body].xf;
+        const cw__xf *xf = &cw__mask_body(world, slot->mask_body)->xf;
         *c = xf->c, *s = xf->s;
     }
 }

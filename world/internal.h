@@ -38,7 +38,7 @@ typedef struct cw__slot {
     void *user_data;
     void *step_user_data;   // user_data as the current delivery began, if a callback changed it
     uint32_t user_saved_step; // the step whose delivery saved step_user_data
-    uint32_t mask_body;     // its entry in the world's mask_bodies once it has held a mask (0: none);
+    uint32_t mask_body;     // its entry among the world's mask bodies (cw__mask_body) once it has held a mask (0: none);
                             // the slot keeps the entry for its later bodies
     uint32_t next_free;     // free-slot list, 0 = end
 } cw__slot;
@@ -105,6 +105,11 @@ typedef struct cw__u64s {
     uint32_t count, capacity;
 } cw__u64s;
 
+// Mask bodies' kept forms are filed in pages that never move: the array grows a page at a time,
+// with no copy (a copy would hold old and new at once: 2.5 times the array at its peak) and at
+// most a page of spare room (a growth by half again leaves up to a third).
+enum { CW__MASK_PAGE_BITS = 6, CW__MASK_PAGE = 1 << CW__MASK_PAGE_BITS };
+
 // The arrays parallel to the slots (body.c): slots, hot records, retest steps, the body index's
 // heads and the query lanes' marks.
 enum { CW__SLOT_ARRAYS = 4 + CW_QUERY_LANES };
@@ -137,9 +142,10 @@ struct cw_world {
     uint32_t step;
     cw__slot *slots;        // slot 0 is never used: index 0 means "no body"
     cw__hot *hot;           // parallel to slots
-    cw__body *mask_bodies;  // the narrowphase form of mask bodies (entry 0 unused); a box's is
-                            // rebuilt from its slot when needed (cw__slot_body)
-    uint32_t mask_body_count, mask_body_capacity;
+    cw__body **mask_pages;  // the narrowphase form of mask bodies, in pages of CW__MASK_PAGE
+                            // entries (entry 0 unused; cw__mask_body); a box's is rebuilt from its
+                            // slot when needed (cw__slot_body)
+    uint32_t mask_body_count, mask_page_count, mask_page_capacity;
     uint32_t *retest_step;  // parallel to slots: the last step that re-tested the body's pairs, or
                             // CW__DIED once destroyed (small, so the diff's lookups stay in cache)
     uint32_t slot_count, slot_capacity, free_slot;
@@ -198,12 +204,18 @@ cw__slot *cw__world_slot(const cw_world *world, cw_body_id id);
 
 // The narrowphase form of a body's shape and transform: a mask body's kept one, or a box's rebuilt
 // into `scratch` (no trigonometry: its rotation is kept in the hot record).
+// A mask body's kept form: entry `entry` (a slot's mask_body, >= 1).
+static inline cw__body *cw__mask_body(const cw_world *world, uint32_t entry)
+{
+    return &world->mask_pages[entry >> CW__MASK_PAGE_BITS][entry & (CW__MASK_PAGE - 1)];
+}
+
 static inline const cw__body *cw__slot_body(const cw_world *world, uint32_t index, cw__body *scratch)
 {
     const cw__slot *slot = &world->slots[index];
     const cw__hot *hot = &world->hot[index];
     if (!hot->is_box)
-        return &world->mask_bodies[slot->mask_body];
+        return cw__mask_body(world, slot->mask_body);
     cw__prepare_rotated(&slot->shape, &slot->transform, hot->obb.c, hot->obb.s, scratch);
     return scratch;
 }
@@ -222,6 +234,10 @@ static inline uint64_t *cw__sort_scratch(cw_world *world) { return (uint64_t *)(
 
 // Marks a body changed so the next step redoes its AABB and pairs. Never allocates.
 void cw__world_mark_dirty(cw_world *world, uint32_t index);
+// Room for `bodies` bodies, exactly (cw_world_def::body_capacity): the slot arrays, the per-body
+// lists and the grid's proxies. False (with the error) if memory runs out.
+bool cw__reserve_bodies(cw_world *world, uint32_t bodies);
+void cw__mask_pages_free(cw_world *world); // body.c
 
 // The body index (touching.c): room for `needed` nodes; a new node for pair (a, b) linked into b's
 // list; a node unlinked and freed. Linking never allocates.
@@ -247,6 +263,7 @@ void cw__events_free(cw__event_arrays *events);
 
 // Growable arrays: make room for `needed` items; false (unchanged) if memory runs out.
 bool cw__u32s_reserve(cw__u32s *array, uint32_t needed);
+bool cw__u32s_reserve_exact(cw__u32s *array, uint32_t needed); // to exactly `needed`
 bool cw__u64s_reserve(cw__u64s *array, uint32_t needed);
 void cw__u32s_free(cw__u32s *array);
 void cw__u64s_free(cw__u64s *array);

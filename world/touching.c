@@ -14,6 +14,15 @@ bool cw__u32s_reserve(cw__u32s *array, uint32_t needed)
     return true;
 }
 
+bool cw__u32s_reserve_exact(cw__u32s *array, uint32_t needed)
+{
+    void *items = array->items;
+    if (!cw__reserve_exact(&items, sizeof(uint32_t), &array->capacity, needed))
+        return false;
+    array->items = items;
+    return true;
+}
+
 bool cw__u64s_reserve(cw__u64s *array, uint32_t needed)
 {
     void *items = array->items;

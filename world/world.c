@@ -158,6 +158,10 @@ cw_world *cw_world_create(const cw_world_def *def)
         cw__fail("Set both enqueue_task and finish_task, or neither.");
         return NULL;
     }
+    if (def->body_capacity < 0 || def->body_capacity >= INT32_MAX) {
+        cw__fail("body_capacity must be from 0 (no room made ahead) to 2147483646.");
+        return NULL;
+    }
     cw_world *world = cw__alloc(sizeof *world);
     if (world == NULL)
         return NULL;
@@ -186,6 +190,11 @@ cw_world *cw_world_create(const cw_world_def *def)
     cw__fail(error_before); // running on fewer workers, or scanning the grid alone, is no failure
     world->stats.cell_size = world->grid.cell_size;
     world->stats.workers = world->workers;
+    if (def->body_capacity > 0 && !cw__reserve_bodies(world, (uint32_t)def->body_capacity)) {
+        cw_world_destroy(world);
+        cw__failf("Out of memory: no room for body_capacity (%d) bodies.", def->body_capacity);
+        return NULL;
+    }
     return world;
 }
 
@@ -227,7 +236,7 @@ void cw_world_destroy(cw_world *world)
     cw__pool_stop(world->pool);
     cw__grid_free(&world->grid);
     cw__slot_arrays_free(world);
-    cw__free(world->mask_bodies, world->mask_body_capacity * sizeof *world->mask_bodies);
+    cw__mask_pages_free(world);
     cw__free(world->outcomes, world->outcome_capacity);
     free_worker_scratch(world);
     cw__u32s_free(&world->dirty);

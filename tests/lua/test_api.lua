@@ -31,6 +31,19 @@ local function bad_arguments()
         h.raises("bad argument #1 to 'world' (field 'id_tag' must be an integer from 0 to 255)",
             function() cw.world({ id_tag = bad }) end)
     end
+    for _, bad in ipairs({ -1, 2 ^ 31 - 1, 2 ^ 40, 2.5, 0 / 0 }) do
+        h.raises("bad argument #1 to 'world' (field 'body_capacity' must be an integer from 0 to 2147483646)",
+            function() cw.world({ body_capacity = bad }) end)
+    end
+    do -- room made ahead changes nothing a script sees, within it and past it
+        local roomy, plain = cw.world({ body_capacity = 3 }), cw.world()
+        for _, w in ipairs({ roomy, plain }) do
+            for k = 1, 5 do w:body({ shape = cw.box(4, 4), x = k * 3, y = 0 }) end
+            w:step()
+        end
+        h.equal(roomy:stats().touching_pairs, plain:stats().touching_pairs, "pairs with body_capacity")
+        h.equal(#roomy:events().begins, 4, "begins with body_capacity")
+    end
     do -- a pile-up over max_pairs: the step raises, nothing happens, stats say so; spread, it goes on
         local w = cw.world({ max_pairs = 3 })
         local bodies = {}
