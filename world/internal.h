@@ -99,12 +99,6 @@ typedef struct cw__passed {
     uint32_t count, capacity;
 } cw__passed;
 
-// A growable array of 64-bit pair keys.
-typedef struct cw__u64s {
-    uint64_t *items;
-    uint32_t count, capacity;
-} cw__u64s;
-
 // Mask bodies' kept forms are filed in pages that never move: the array grows a page at a time,
 // with no copy (a copy would hold old and new at once: 2.5 times the array at its peak) and at
 // most a page of spare room (a growth by half again leaves up to a third).
@@ -158,7 +152,10 @@ struct cw_world {
     cw__u32s dying;         // destroyed bodies whose slots wait for their ends
     cw__grid grid;
     cw__pair_list candidates; // the current step's candidate pairs, two indices each
-    cw__u64s found;         // the touching pairs with a moved body, then sorted
+    uint64_t *found;        // the touching pairs with a moved body, then sorted: the keys are written
+                            // over the candidates already tested (one key takes the room of one
+                            // candidate, never ahead of the one being read), so they need no room
+    uint32_t found_count;   // of their own
     cw__touching touching[2]; // before and after the current step; `current` is the latest
     int current;
     cw__u32s ends;          // positions in the previous touching set of the pairs that left it
@@ -227,10 +224,10 @@ static inline cw__box cw__body_box(const cw_world *world, uint32_t index)
     return world->slots[index].next_aabb;
 }
 
-// Scratch for sorting the pairs found or passed once the candidates are tested: the candidates'
-// array, which is large enough (every such pair was a candidate, and a candidate takes as many bytes
-// as a key) and no longer needed in the step.
-static inline uint64_t *cw__sort_scratch(cw_world *world) { return (uint64_t *)(void *)world->candidates.items; }
+// Scratch for sorting the pairs found or passed once the candidates are tested: the keys of the
+// touching set the step is about to fill, reserved for them by test_candidates (the set needs that
+// room anyway: every pair found goes into it) and not read before the diff writes them.
+static inline uint64_t *cw__sort_scratch(cw_world *world) { return world->touching[!world->current].keys; }
 
 // Marks a body changed so the next step redoes its AABB and pairs. Never allocates.
 void cw__world_mark_dirty(cw_world *world, uint32_t index);
@@ -262,11 +259,12 @@ void cw__events_start_step(cw__event_arrays *events);
 void cw__events_free(cw__event_arrays *events);
 
 // Growable arrays: make room for `needed` items; false (unchanged) if memory runs out.
+// Empties the set the step is about to fill and makes room in it for `needed` pairs and for the
+// previous set's (the diff needs both); false if memory runs out (touching.c).
+bool cw__reserve_next_set(cw_world *world, uint32_t needed);
 bool cw__u32s_reserve(cw__u32s *array, uint32_t needed);
 bool cw__u32s_reserve_exact(cw__u32s *array, uint32_t needed); // to exactly `needed`
-bool cw__u64s_reserve(cw__u64s *array, uint32_t needed);
 void cw__u32s_free(cw__u32s *array);
-void cw__u64s_free(cw__u64s *array);
 
 // touching.c: the sorted pair set.
 // Sorts `keys` ascending (radix sort on the bits below index_bound in each half); `scratch` must

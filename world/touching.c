@@ -23,24 +23,9 @@ bool cw__u32s_reserve_exact(cw__u32s *array, uint32_t needed)
     return true;
 }
 
-bool cw__u64s_reserve(cw__u64s *array, uint32_t needed)
-{
-    void *items = array->items;
-    if (!cw__reserve(&items, sizeof(uint64_t), &array->capacity, needed))
-        return false;
-    array->items = items;
-    return true;
-}
-
 void cw__u32s_free(cw__u32s *array)
 {
     cw__free(array->items, array->capacity * sizeof(uint32_t));
-    memset(array, 0, sizeof *array);
-}
-
-void cw__u64s_free(cw__u64s *array)
-{
-    cw__free(array->items, array->capacity * sizeof(uint64_t));
     memset(array, 0, sizeof *array);
 }
 
@@ -300,6 +285,14 @@ static void begin_info_range(int start, int end, int worker, void *context)
     }
 }
 
+bool cw__reserve_next_set(cw_world *world, uint32_t needed)
+{
+    const cw__touching *old = &world->touching[world->current];
+    cw__touching *next = &world->touching[!world->current];
+    next->count = 0; // what it holds is two steps old: nothing to keep
+    return cw__touching_reserve(next, needed > old->count ? needed : old->count, world->stay_manifolds);
+}
+
 // Merges the previous set with `found` into the other set, listing ends and begins. Returns false
 // if memory runs out; the previous set and the body index are left as they are either way
 // (cw__index_apply() brings the index up to date once the step is sure to go on).
@@ -307,8 +300,8 @@ bool cw__diff_pairs(cw_world *world)
 {
     const cw__touching *old = &world->touching[world->current];
     cw__touching *next = &world->touching[!world->current];
-    const uint64_t *found = world->found.items;
-    const uint32_t found_count = world->found.count;
+    const uint64_t *found = world->found;
+    const uint32_t found_count = world->found_count;
     // The set keeps manifolds for stays only: begins that want theirs without stays (the default
     // world's) get them in their begin_info, so pairs that stay carry none.
     const bool keep_manifolds = world->stay_manifolds, with_manifolds = keep_manifolds;

@@ -243,7 +243,6 @@ void cw_world_destroy(cw_world *world)
     cw__u32s_free(&world->moved);
     cw__u32s_free(&world->dying);
     cw__free(world->candidates.items, world->candidates.capacity * sizeof(uint32_t));
-    cw__u64s_free(&world->found);
     cw__touching_free(&world->touching[0]);
     cw__touching_free(&world->touching[1]);
     cw__u32s_free(&world->ends);
@@ -350,16 +349,11 @@ static bool filters_match(const cw__hot *a, const cw__hot *b)
     return (a->category & b->collides_with) && (b->category & a->collides_with);
 }
 
-// Appends a touching pair to `found`; false (the step fails) if memory runs out.
-static bool push_found(cw_world *world, uint64_t key)
+// Appends a touching pair to `found`, over the candidates: the k-th pair found is at most the k-th
+// candidate, whose indices were read before (and nothing reads the earlier ones again).
+static void push_found(cw_world *world, uint64_t key)
 {
-    cw__u64s *found = &world->found;
-    if (found->count == found->capacity && !cw__u64s_reserve(found, found->count + 1)) {
-        world->step_failed = true;
-        return false;
-    }
-    found->items[found->count++] = key;
-    return true;
+    world->found[world->found_count++] = key;
 }
 
 static bool bodies_overlap(const cw_world *world, uint32_t a, uint32_t b)
@@ -395,7 +389,7 @@ static bool file_outcome(cw_world *world, uint8_t outcome, uint32_t a, uint32_t 
 {
     world->stats.narrow_tests += outcome != FILTERED;
     if (outcome == TOUCHING)
-        return push_found(world, cw__pair_key(a, b));
+        push_found(world, cw__pair_key(a, b));
     if (outcome == PASSED && !cw__passed_push(&world->passed, cw__pair_key(a, b))) {
         world->step_failed = true;
         return false;
@@ -475,13 +469,18 @@ static bool test_all(cw_world *world)
 // Tests the candidates whose filters match; the touching ones go to `found`, sorted.
 static void test_candidates(cw_world *world)
 {
-    cw__u64s *found = &world->found;
-    found->count = 0;
+    world->found = (uint64_t *)(void *)world->candidates.items; // aligned: the allocator's block
+    world->found_count = 0;
     world->passed.count = 0;
     if (!test_all(world))
         return;
+    uint32_t sorted = world->found_count > world->passed.count ? world->found_count : world->passed.count;
+    if (!cw__reserve_next_set(world, sorted)) { // the sorts' scratch
+        world->step_failed = true;
+        return;
+    }
     cw__finish_passed(world);
-    cw__sort_pair_keys(world, found->items, cw__sort_scratch(world), found->count, world->slot_count);
+    cw__sort_pair_keys(world, world->found, cw__sort_scratch(world), world->found_count, world->slot_count);
 }
 
 // Out of memory somewhere in the step: the previous touching set stands, and every body that moved
