@@ -166,6 +166,8 @@ bool scene_init(scene *s, scene_kind kind, int count, uint64_t seed, cw_vec2 siz
     cw_world_def def = cw_default_world_def();
     def.worker_count = workers; // the world's own threads share the exact tests
     def.on_begin = on_begin, def.on_end = on_end, def.context = s; // no on_stay: stays then cost nothing
+    if (kind != SCENE_INSPECT && kind != SCENE_SHOOTER && count > 0 && count < (1 << 30))
+        def.body_capacity = count + 1; // the sprites and the player: room made once, none spare
     if ((s->world = cw_world_create(&def)) == NULL)
         return false;
     cw_vec2 mid = {size.x / 2, size.y / 2};
