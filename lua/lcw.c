@@ -614,6 +614,7 @@ LCW_EXPORT int luaopen_collworld(lua_State *L)
 {
     lua_newtable(L);
     lcw_open_shapes(L);
+    lcw_open_placed(L);
     lcw_open_world(L);
     lua_pushstring(L, cw_version());
     lua_setfield(L, -2, "version");

@@ -131,6 +131,7 @@ lcw_body *lcw_check_live_body(lua_State *L, int idx);
 void lcw_new_type(lua_State *L, const char *name, const luaL_Reg *meta, const luaL_Reg *methods);
 
 void lcw_open_shapes(lua_State *L);  // cw.box, cw.mask, cw.mask_alpha, cw.sheet, cw.overlap, ...
+void lcw_open_placed(lua_State *L);  // cw.place and the placed type
 void lcw_open_world(lua_State *L);   // cw.world and the world's methods
 void lcw_open_bodies(lua_State *L, int world_methods); // the body type and world:body
 void lcw_open_queries(lua_State *L, int world_methods); // world:query_*, raycasts, casts

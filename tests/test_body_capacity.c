@@ -172,7 +172,7 @@ static void test_body_capacity_same_world(void **state)
     (void)state;
     counter cnt;
     counter_install(&cnt);
-    for (uint64_t seed = 1; seed <= SEEDS; seed++)
+    for (uint64_t seed = 1; seed <= (uint64_t)gen_scaled(SEEDS); seed++)
         run_twins(0x63617061ull + seed);
     const int capacities[] = {1, 63, 64, 65, 1000, 4097};
     for (size_t k = 0; k < sizeof capacities / sizeof capacities[0]; k++)

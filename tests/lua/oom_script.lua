@@ -36,6 +36,8 @@ for step = 1, 4 do
     assert(#bodies[2]:touching() >= 0)
 end
 assert(cw.overlap(mask, {}, cw.box(2, 2), { x = 1 }))
+local placed = cw.place(sheet:frame("f/1"), { x = 1, rotation = 0.5 })
+assert(placed:overlaps(cw.place(mask, { x = 2 }), true))
 bodies[1]:destroy()
 world:step()
 world:close()
