@@ -335,13 +335,18 @@ static int overlap(lua_State *L)
     cw_manifold m;
     cw_clear_error();
     bool hit = cw_overlap(&a, &ta, &b, &tb, want ? &m : NULL);
+    return lcw_push_overlap(L, hit, want, &m);
+}
+
+int lcw_push_overlap(lua_State *L, bool hit, bool want_contact, const cw_manifold *m)
+{
     if (!hit && cw_last_error()[0] != '\0')
         return lcw_fail(L);
     lua_pushboolean(L, hit);
-    if (!hit || !want)
+    if (!hit || !want_contact)
         return 1;
     lua_createtable(L, 0, 5);
-    lcw_set_manifold(L, &m);
+    lcw_set_manifold(L, m);
     return 2;
 }
 

@@ -112,6 +112,9 @@ cw_vec2 lcw_check_vec2(lua_State *L, int arg);
 cw_query_filter lcw_opt_filter(lua_State *L, int idx);
 // Pushes a manifold's fields into the table at the top: x, y, nx, ny, depth.
 void lcw_set_manifold(lua_State *L, const cw_manifold *m);
+// The result of an overlap test called after cw_clear_error(): raises the library's error if it
+// failed, else pushes whether it hit and, when asked and it did, the contact table (1 or 2 results).
+int lcw_push_overlap(lua_State *L, bool hit, bool want_contact, const cw_manifold *m);
 
 // The world at `idx`, open (raises for a closed world).
 lcw_world *lcw_check_world(lua_State *L, int idx);

@@ -36,14 +36,7 @@ static int placed_overlaps(lua_State *L)
     cw_manifold m;
     cw_clear_error();
     bool hit = cw_placed_overlap(&a->placed, &b->placed, want ? &m : NULL);
-    if (!hit && cw_last_error()[0] != '\0')
-        return lcw_fail(L);
-    lua_pushboolean(L, hit);
-    if (!hit || !want)
-        return 1;
-    lua_createtable(L, 0, 5);
-    lcw_set_manifold(L, &m);
-    return 2;
+    return lcw_push_overlap(L, hit, want, &m);
 }
 
 // placed:shape() -> the shape object it was made from
