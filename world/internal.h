@@ -38,8 +38,8 @@ typedef struct cw__slot {
     void *user_data;
     void *step_user_data;   // user_data as the current delivery began, if a callback changed it
     uint32_t user_saved_step; // the step whose delivery saved step_user_data
-    uint32_t mask_body;     // its entry among the world's mask bodies (cw__mask_body) once it has held a mask (0: none);
-                            // the slot keeps the entry for its later bodies
+    uint32_t mask_body;     // its entry among the world's mask bodies (cw__mask_body) once it has
+                            // held a mask (0: none); the slot keeps the entry for its later bodies
     uint32_t next_free;     // free-slot list, 0 = end
 } cw__slot;
 
@@ -199,14 +199,14 @@ bool cw__world_may_change(const cw_world *world);
 // The slot of a live body named by `id`, or NULL (with an error) if the id is stale or null.
 cw__slot *cw__world_slot(const cw_world *world, cw_body_id id);
 
-// The narrowphase form of a body's shape and transform: a mask body's kept one, or a box's rebuilt
-// into `scratch` (no trigonometry: its rotation is kept in the hot record).
 // A mask body's kept form: entry `entry` (a slot's mask_body, >= 1).
 static inline cw__body *cw__mask_body(const cw_world *world, uint32_t entry)
 {
     return &world->mask_pages[entry >> CW__MASK_PAGE_BITS][entry & (CW__MASK_PAGE - 1)];
 }
 
+// The narrowphase form of a body's shape and transform: a mask body's kept one, or a box's rebuilt
+// into `scratch` (no trigonometry: its rotation is kept in the hot record).
 static inline const cw__body *cw__slot_body(const cw_world *world, uint32_t index, cw__body *scratch)
 {
     const cw__slot *slot = &world->slots[index];
@@ -258,10 +258,11 @@ bool cw__events_reserve(cw_world *world);
 void cw__events_start_step(cw__event_arrays *events);
 void cw__events_free(cw__event_arrays *events);
 
-// Growable arrays: make room for `needed` items; false (unchanged) if memory runs out.
 // Empties the set the step is about to fill and makes room in it for `needed` pairs and for the
 // previous set's (the diff needs both); false if memory runs out (touching.c).
 bool cw__reserve_next_set(cw_world *world, uint32_t needed);
+
+// Growable arrays: make room for `needed` items; false (unchanged) if memory runs out.
 bool cw__u32s_reserve(cw__u32s *array, uint32_t needed);
 bool cw__u32s_reserve_exact(cw__u32s *array, uint32_t needed); // to exactly `needed`
 void cw__u32s_free(cw__u32s *array);
