@@ -487,6 +487,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cw_world_def def = cw_default_world_def();
     uint8_t cell = fz_u8(&r);
     def.cell_size = cell < 128 ? 0.0f : cell < 240 ? (float)(cell % 64) * 0.5f : fz_float(&r, 64.0f);
+    def.body_capacity = cell < 128 ? cell & 0x1f : 0; // room made ahead: often fewer bodies, often more
     def.on_begin = on_begin;
     def.on_end = on_end;
     def.on_stay = with_stay ? on_stay : NULL;
