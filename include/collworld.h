@@ -527,8 +527,9 @@ typedef struct cw_world_def {
     /// each growth copies them. A world that knows its size (a level's sprites, a stress test's
     /// count) keeps exactly this room, 272 bytes a body (on 64-bit), whether the bodies come or
     /// not: creating that many box bodies allocates nothing (a mask body also keeps its prepared
-    /// form, in an array grown as mask bodies come), and more bodies still fit (the arrays grow
-    /// past it). Out of range, or not enough memory, and cw_world_create returns NULL.
+    /// form, in pages of 64 made as mask bodies come), and more bodies still fit (the arrays grow
+    /// past it). Out of range, or not enough memory, and cw_world_create returns NULL with the
+    /// reason in cw_last_error().
     int body_capacity;
 } cw_world_def;
 
