@@ -278,6 +278,14 @@ static bool resize_proxies(cw__grid *grid, uint32_t capacity)
     return true;
 }
 
+size_t cw__grid_bytes(const cw__grid *grid)
+{
+    return grid->proxy_capacity * sizeof *grid->proxies + grid->cell_capacity * sizeof *grid->cells +
+           grid->node_capacity * sizeof *grid->nodes + grid->large_capacity * sizeof *grid->large +
+           grid->crowd_capacity * sizeof *grid->crowd + grid->cell_start_capacity * sizeof *grid->cell_start +
+           grid->sorted_capacity * sizeof *grid->sorted;
+}
+
 bool cw__grid_reserve(cw__grid *grid, uint32_t proxies)
 {
     return proxies <= grid->proxy_capacity || resize_proxies(grid, proxies);

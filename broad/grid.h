@@ -102,6 +102,8 @@ void cw__grid_init(cw__grid *grid, float cell_size);
 
 // Frees everything the grid allocated.
 void cw__grid_free(cw__grid *grid);
+// Bytes the grid holds from the allocator (what cw__grid_free gives back).
+size_t cw__grid_bytes(const cw__grid *grid);
 
 // Starts a step: proxies updated from now on count as moved in it.
 void cw__grid_begin_step(cw__grid *grid);

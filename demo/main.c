@@ -129,6 +129,7 @@ static void summary_print(const summary *sum, const scene *s, const options *o, 
            "-------------:");
     printf("| %-28s | %12d |\n| %-28s | %12d |\n", "bodies", st.bodies, "of which static", st.static_bodies);
     printf("| %-28s | %12d |\n", "step workers", st.workers);
+    printf("| %-28s | %12.0f |\n", "world memory, bytes a body", st.bodies ? (double)st.bytes / st.bodies : 0.0);
     printf("| %-28s | %12.0f |\n| %-28s | %12.0f |\n", "candidate pairs", sum->candidates / n, "touching pairs",
            sum->touching / n);
     printf("| %-28s | %12.1f |\n| %-28s | %12.1f |\n", "begin events", sum->begins / n, "end events", sum->ends / n);

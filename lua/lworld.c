@@ -448,7 +448,8 @@ static int world_stats(lua_State *L)
                   {"failed_steps", s.failed_steps},
                   {"broad_ms", s.broad_ms},
                   {"narrow_ms", s.narrow_ms},
-                  {"events_ms", s.events_ms}};
+                  {"events_ms", s.events_ms},
+                  {"bytes", (double)s.bytes}};
     for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) {
         lua_pushnumber(L, fields[k].value);
         lua_setfield(L, -2, fields[k].name);

@@ -72,6 +72,10 @@ extern const struct CMUnitTest world_alloc_tests[WORLD_ALLOC_TEST_COUNT];
 #define WORLD_EVENTS_TEST_COUNT 2
 extern const struct CMUnitTest world_events_tests[WORLD_EVENTS_TEST_COUNT];
 
+// cw_world_stats::bytes against a counting allocator, to the byte, on random worlds.
+#define WORLD_BYTES_TEST_COUNT 1
+extern const struct CMUnitTest world_bytes_tests[WORLD_BYTES_TEST_COUNT];
+
 // cw_world_def::body_capacity: exact room, the same world with and without it, its misuse.
 #define BODY_CAPACITY_TEST_COUNT 4
 extern const struct CMUnitTest body_capacity_tests[BODY_CAPACITY_TEST_COUNT];

@@ -75,15 +75,27 @@ void cw__world_mark_dirty(cw_world *world, uint32_t index)
     slot->dirty = true;
 }
 
+// The element sizes of the arrays parallel to the slots, in parallel_arrays' order.
+static void parallel_sizes(size_t sizes[CW__SLOT_ARRAYS])
+{
+    sizes[0] = sizeof(cw__slot), sizes[1] = sizeof(cw__hot), sizes[2] = sizeof(uint32_t), sizes[3] = sizeof(uint32_t);
+    for (int k = 0; k < CW_QUERY_LANES; k++)
+        sizes[4 + k] = sizeof(uint16_t);
+}
+
+_Static_assert(sizeof *((cw_world *)0)->retest_step == sizeof(uint32_t) &&
+                   sizeof *((cw_world *)0)->index.head == sizeof(uint32_t) &&
+                   sizeof *((cw_world *)0)->lane_seen[0] == sizeof(uint16_t),
+               "parallel_sizes gives each slot array's element size");
+
 // The arrays parallel to the slots, each with its element size, largest first (see reserve_slots).
 static void parallel_arrays(cw_world *world, void **arrays[CW__SLOT_ARRAYS], size_t sizes[CW__SLOT_ARRAYS])
 {
-    arrays[0] = (void **)&world->slots, sizes[0] = sizeof *world->slots;
-    arrays[1] = (void **)&world->hot, sizes[1] = sizeof *world->hot;
-    arrays[2] = (void **)&world->retest_step, sizes[2] = sizeof *world->retest_step;
-    arrays[3] = (void **)&world->index.head, sizes[3] = sizeof *world->index.head;
+    arrays[0] = (void **)&world->slots, arrays[1] = (void **)&world->hot;
+    arrays[2] = (void **)&world->retest_step, arrays[3] = (void **)&world->index.head;
     for (int k = 0; k < CW_QUERY_LANES; k++)
-        arrays[4 + k] = (void **)&world->lane_seen[k], sizes[4 + k] = sizeof *world->lane_seen[k];
+        arrays[4 + k] = (void **)&world->lane_seen[k];
+    parallel_sizes(sizes);
 }
 
 // Grows the slot arrays and every per-body list to exactly `capacity` bodies, so that marking,
@@ -133,6 +145,16 @@ bool cw__reserve_bodies(cw_world *world, uint32_t bodies)
 {
     uint32_t slots = bodies + 1; // slot 0 is never used
     return (slots <= world->slot_capacity || grow_slots(world, slots)) && cw__grid_reserve(&world->grid, slots);
+}
+
+size_t cw__body_bytes(const cw_world *world)
+{
+    size_t sizes[CW__SLOT_ARRAYS], bytes = 0;
+    parallel_sizes(sizes);
+    for (int k = 0; k < CW__SLOT_ARRAYS; k++)
+        bytes += world->slot_array_capacity[k] * sizes[k];
+    return bytes + (size_t)world->mask_page_count * CW__MASK_PAGE * sizeof(cw__body) +
+           (size_t)world->mask_page_capacity * sizeof *world->mask_pages;
 }
 
 void cw__slot_arrays_free(cw_world *world)

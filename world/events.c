@@ -177,9 +177,11 @@ static bool reserve_kind(cw__event_arrays *arrays, int kind, uint64_t needed)
         return false;
     }
     void *items = arrays->items[kind];
+    uint32_t old_capacity = arrays->capacity[kind];
     if (!cw__reserve(&items, sizeof(cw_contact), &arrays->capacity[kind], (uint32_t)needed))
         return false;
     arrays->items[kind] = items;
+    atomic_fetch_add(&arrays->bytes, (size_t)(arrays->capacity[kind] - old_capacity) * sizeof(cw_contact));
     return true;
 }
 
@@ -257,6 +259,7 @@ void cw__events_free(cw__event_arrays *events)
         cw__free(events->items[kind], (size_t)events->capacity[kind] * sizeof(cw_contact));
     memset(events->items, 0, sizeof events->items);
     memset(events->capacity, 0, sizeof events->capacity);
+    atomic_store(&events->bytes, 0);
     cw__events_start_step(events);
 }
 

@@ -74,6 +74,8 @@ typedef struct cw__event_arrays {
     uint32_t begin_cursor[2]; // the next begin: its positions in world->begins and world->passed
     uint32_t stay_cursor;     // the next stay: its position in the current touching set
     atomic_int gathered;      // after the step: whether (or which thread is) gathering is done
+    atomic_size_t bytes;      // the arrays' room in bytes: grown by a gathering on any thread, read by
+                              // cw_world_get_stats on another
 } cw__event_arrays;
 enum { CW__ENDS = 0, CW__BEGINS = 1, CW__STAYS = 2 };
 
@@ -276,6 +278,14 @@ void cw__sort_pair_keys(const cw_world *world, uint64_t *keys, uint64_t *scratch
 // Makes room for `needed` pairs (and manifolds if `with_manifolds`); false if memory runs out.
 bool cw__touching_reserve(cw__touching *set, uint32_t needed, bool with_manifolds);
 void cw__touching_free(cw__touching *set);
+// What each part of the world holds from the allocator, in bytes (cw_world_stats::bytes): the
+// sets and the body index's nodes (touching.c), the slot arrays and mask pages (body.c), the
+// passed list (swept.c), the pool (tasks.c).
+size_t cw__touching_bytes(const cw__touching *set);
+size_t cw__index_bytes(const cw__body_index *index);
+size_t cw__body_bytes(const cw_world *world);
+size_t cw__passed_bytes(const cw__passed *passed);
+size_t cw__pool_bytes(const cw__pool *pool);
 
 // The body's motion in the current step (zero unless it moved since the last step).
 static inline void cw__motion(const cw__slot *slot, double *dx, double *dy)

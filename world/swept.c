@@ -154,6 +154,11 @@ bool cw__passed_push(cw__passed *passed, uint64_t key)
     return true;
 }
 
+size_t cw__passed_bytes(const cw__passed *passed)
+{
+    return (size_t)passed->capacity * (sizeof *passed->keys + sizeof *passed->info + sizeof *passed->delivered);
+}
+
 void cw__passed_free(cw__passed *passed)
 {
     cw__free(passed->keys, passed->capacity * sizeof *passed->keys);

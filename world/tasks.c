@@ -113,6 +113,8 @@ cw__pool *cw__pool_start(int thread_count)
 
 int cw__pool_threads(const cw__pool *pool) { return pool ? pool->thread_count : 0; }
 
+size_t cw__pool_bytes(const cw__pool *pool) { return pool ? sizeof *pool : 0; }
+
 // Runs the job on every thread and this one; returns when all of it has run.
 static void pool_run(cw__pool *pool, cw_task_fn *task, int item_count, int range, void *task_context)
 {

@@ -70,6 +70,14 @@ bool cw__touching_reserve(cw__touching *set, uint32_t needed, bool with_manifold
     return true;
 }
 
+size_t cw__touching_bytes(const cw__touching *set)
+{
+    size_t per_pair = sizeof(uint64_t) + 1 + sizeof(uint32_t) + (set->manifolds != NULL ? sizeof(cw_manifold) : 0);
+    return (size_t)set->capacity * per_pair;
+}
+
+size_t cw__index_bytes(const cw__body_index *index) { return (size_t)index->capacity * 3 * sizeof(uint32_t); }
+
 void cw__touching_free(cw__touching *set)
 {
     cw__free(set->keys, (size_t)set->capacity * sizeof(uint64_t));

@@ -179,6 +179,7 @@ cw_world *cw_world_create(const cw_world_def *def)
     atomic_init(&world->stepping, false);
     atomic_init(&world->queries, 0);
     atomic_init(&world->lanes_busy, 0u);
+    atomic_init(&world->events.bytes, 0);
     world->workers = def->worker_count;
     if (def->worker_count > 1 && def->enqueue_task == NULL) {
         // Threads that cannot be started (or no memory for them) leave fewer workers, down to one.
@@ -256,6 +257,29 @@ void cw_world_destroy(cw_world *world)
     cw__free(world, sizeof *world);
 }
 
+// Everything cw_world_destroy gives back, in bytes. Reads only what changes between steps on this
+// thread or atomically (the event arrays grow on whichever thread gathers them).
+static size_t world_bytes(const cw_world *world)
+{
+    size_t bytes = sizeof *world + cw__pool_bytes(world->pool) + cw__grid_bytes(&world->grid) + cw__body_bytes(world) +
+                   world->outcome_capacity + (size_t)world->candidates.capacity * sizeof(uint32_t) +
+                   cw__touching_bytes(&world->touching[0]) + cw__touching_bytes(&world->touching[1]) +
+                   (size_t)world->begin_info_capacity * sizeof *world->begin_info + cw__passed_bytes(&world->passed) +
+                   cw__index_bytes(&world->index) + atomic_load(&world->events.bytes);
+    const cw__u32s *lists[] = {&world->dirty, &world->moved,   &world->dying,         &world->ends,
+                               &world->begins, &world->swept, &world->manifold_todo};
+    for (size_t k = 0; k < sizeof lists / sizeof lists[0]; k++)
+        bytes += (size_t)lists[k]->capacity * sizeof(uint32_t);
+    if (world->scan_lists != NULL) {
+        bytes += world->scan_parts * sizeof *world->scan_lists + (world->scan_parts + 1) * sizeof *world->scan_bounds;
+        for (uint32_t k = 0; k < world->scan_parts; k++)
+            bytes += (size_t)world->scan_lists[k].capacity * sizeof(uint32_t);
+    }
+    if (world->sort_counts != NULL)
+        bytes += (size_t)world->sort_parts * CW__SORT_DIGITS * sizeof *world->sort_counts;
+    return bytes;
+}
+
 cw_world_stats cw_world_get_stats(const cw_world *world)
 {
     cw_world_stats stats;
@@ -266,6 +290,7 @@ cw_world_stats cw_world_get_stats(const cw_world *world)
     stats.bodies = world->bodies; // counts are as of now, the rest as of the last step
     stats.static_bodies = world->static_bodies;
     stats.disabled_bodies = world->disabled_bodies;
+    stats.bytes = world_bytes(world);
     return stats;
 }
 

@@ -43,6 +43,7 @@ local function bad_arguments()
         end
         h.equal(roomy:stats().touching_pairs, plain:stats().touching_pairs, "pairs with body_capacity")
         h.equal(#roomy:events().begins, 4, "begins with body_capacity")
+        h.check(roomy:stats().bytes > 0 and plain:stats().bytes > 0, "bytes", roomy:stats().bytes)
     end
     do -- a pile-up over max_pairs: the step raises, nothing happens, stats say so; spread, it goes on
         local w = cw.world({ max_pairs = 3 })

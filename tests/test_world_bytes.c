@@ -1,0 +1,119 @@
+// cw_world_stats::bytes against a counting allocator: on random worlds (boxes and masks, swept and
+// static bodies, one to three workers, manifolds, stays, event arrays asked for or not, room made
+// ahead or not) changed and stepped at random, the stat equals what the world holds, to the byte,
+// after every step and every cw_world_events() call.
+#include <stdio.h>
+#include <string.h>
+
+#include "counting.h"
+#include "gen.h"
+#include "suites.h"
+
+enum { SEEDS = 30, SHAPES = 6, MAX_BODIES = 300, STEPS = 10 };
+
+typedef struct bytes_run {
+    counter *cnt;
+    long baseline; // what the counter held before the world: the shapes' masks
+    cw_world *world;
+    gen_shape shapes[SHAPES];
+    cw_body_id ids[MAX_BODIES];
+    int count;
+} bytes_run;
+
+static void expect_bytes_exact(const bytes_run *run, const char *when)
+{
+    long held = run->cnt->live_bytes - run->baseline;
+    size_t reported = cw_world_get_stats(run->world).bytes;
+    if ((long)reported != held)
+        printf("  %s: the stat says %zu bytes, the allocator %ld\n", when, reported, held);
+    assert_int_equal((long)reported, held);
+}
+
+static cw_world_def random_def(gen_rng *r)
+{
+    cw_world_def def = cw_default_world_def();
+    def.worker_count = gen_int(r, 1, 3);
+    def.manifolds = gen_chance(r, 0.5);
+    def.report_stays = gen_chance(r, 0.5);
+    def.event_arrays = gen_chance(r, 0.7);
+    def.body_capacity = gen_chance(r, 0.4) ? gen_int(r, 1, MAX_BODIES) : 0;
+    def.cell_size = gen_chance(r, 0.3) ? (float)gen_range(r, 4, 40) : 0;
+    return def;
+}
+
+static void add_body(bytes_run *run, gen_rng *r)
+{
+    if (run->count == MAX_BODIES)
+        return;
+    const gen_shape *s = &run->shapes[gen_int(r, 0, SHAPES - 1)];
+    cw_body_def def = cw_default_body_def();
+    def.shape = s->shape;
+    gen_random_transform(r, s, &def.transform);
+    def.transform.position = (cw_vec2){(float)gen_range(r, 0, 300), (float)gen_range(r, 0, 300)};
+    def.swept = gen_chance(r, 0.1);
+    def.is_static = !def.swept && gen_chance(r, 0.1);
+    cw_body_id id = cw_body_create(run->world, &def);
+    assert_false(cw_body_id_is_null(id));
+    run->ids[run->count++] = id;
+}
+
+// One step's changes: some bodies moved, one destroyed, one switched off or on, a few added.
+static void change(bytes_run *run, gen_rng *r)
+{
+    for (int i = 0; i < run->count; i++) {
+        if (!gen_chance(r, 0.3) || !cw_body_is_valid(run->world, run->ids[i]))
+            continue;
+        cw_transform t = cw_body_transform(run->world, run->ids[i]);
+        t.position.x += (float)gen_range(r, -40, 40), t.position.y += (float)gen_range(r, -40, 40);
+        cw_body_set_transform(run->world, run->ids[i], &t);
+    }
+    cw_body_destroy(run->world, run->ids[gen_int(r, 0, run->count - 1)]); // a destroyed one's fails
+    cw_body_set_enabled(run->world, run->ids[gen_int(r, 0, run->count - 1)], gen_chance(r, 0.5));
+    for (int k = gen_int(r, 0, 12); k > 0; k--)
+        add_body(run, r);
+}
+
+static void run_seed(counter *cnt, uint64_t seed)
+{
+    gen_rng r = gen_seed(seed);
+    bytes_run run = {.cnt = cnt};
+    for (int s = 0; s < SHAPES; s++)
+        assert_true(gen_random_shape(&r, &run.shapes[s], s < 2));
+    run.baseline = cnt->live_bytes;
+    cw_world_def def = random_def(&r);
+    run.world = cw_world_create(&def);
+    assert_non_null(run.world);
+    expect_bytes_exact(&run, "created");
+    for (int k = gen_int(&r, 20, 200); k > 0; k--)
+        add_body(&run, &r);
+    expect_bytes_exact(&run, "bodies made");
+    for (int step = 0; step < STEPS; step++) {
+        cw_world_step(run.world);
+        expect_bytes_exact(&run, "stepped");
+        if (gen_chance(&r, 0.5)) {
+            cw_world_events(run.world); // gathers, growing its arrays
+            expect_bytes_exact(&run, "events asked");
+        }
+        change(&run, &r);
+        expect_bytes_exact(&run, "changed");
+    }
+    cw_world_destroy(run.world);
+    assert_int_equal(cnt->live_bytes, run.baseline);
+    for (int s = 0; s < SHAPES; s++)
+        gen_shape_free(&run.shapes[s]);
+}
+
+static void test_world_bytes_exact(void **state)
+{
+    (void)state;
+    counter cnt;
+    counter_install(&cnt);
+    assert_int_equal(cw_world_get_stats(NULL).bytes, 0);
+    for (uint64_t seed = 1; seed <= (uint64_t)gen_scaled(SEEDS); seed++)
+        run_seed(&cnt, 0x62797465ull * seed);
+    counter_expect_no_leak(&cnt);
+}
+
+const struct CMUnitTest world_bytes_tests[] = {
+    cmocka_unit_test_teardown(test_world_bytes_exact, counter_restore_default),
+};
