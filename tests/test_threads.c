@@ -526,6 +526,7 @@ static void test_busy_world_from_another_thread(void **state)
 
 // Threads asking for the events of a step at once: one gathers them, the others wait, and all get
 // the same arrays, equal to those of a world given the same calls and asked on its own thread.
+// Half of them read the world's byte count while others gather (the arrays grow meanwhile).
 enum { ASKERS = 4 };
 
 typedef struct asker {
@@ -533,6 +534,8 @@ typedef struct asker {
     atomic_int *go;
     cw_events events;
     const char *error;
+    bool reads_bytes;
+    size_t bytes; // the most cw_world_stats::bytes said while asking
 } asker;
 
 static void *ask_for_events(void *argument)
@@ -540,6 +543,10 @@ static void *ask_for_events(void *argument)
     asker *a = argument;
     while (!atomic_load(a->go))
         ;
+    for (int k = 0; a->reads_bytes && k < 100; k++) {
+        size_t bytes = cw_world_get_stats(a->world).bytes;
+        a->bytes = bytes > a->bytes ? bytes : a->bytes;
+    }
     cw_clear_error();
     a->events = cw_world_events(a->world);
     a->error = cw_last_error();
@@ -570,7 +577,7 @@ static void test_events_gathered_once_across_threads(void **state)
         asker askers[ASKERS];
         pthread_t handles[ASKERS];
         for (int t = 0; t < ASKERS; t++) {
-            askers[t] = (asker){.world = world, .go = &go};
+            askers[t] = (asker){.world = world, .go = &go, .reads_bytes = t % 2 == 1};
             assert_int_equal(pthread_create(&handles[t], NULL, ask_for_events, &askers[t]), 0);
         }
         atomic_store(&go, 1);
@@ -586,7 +593,9 @@ static void test_events_gathered_once_across_threads(void **state)
             assert_memory_equal(got->begins, want.begins, (size_t)want.begin_count * sizeof(cw_contact));
             if (want.stay_count > 0)
                 assert_memory_equal(got->stays, want.stays, (size_t)want.stay_count * sizeof(cw_contact));
+            assert_true(askers[t].bytes <= cw_world_get_stats(world).bytes);
         }
+        assert_int_equal(cw_world_get_stats(world).bytes, cw_world_get_stats(alone).bytes);
     }
     cw_world_destroy(world);
     cw_world_destroy(alone);
