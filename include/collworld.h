@@ -680,7 +680,7 @@ typedef struct cw_world_stats {
     size_t bytes;
 } cw_world_stats;
 
-/// Statistics of the last step (the body counts are current); all zero for a NULL world.
+/// Statistics of the last step (the body counts and bytes are current); all zero for a NULL world.
 CW_API cw_world_stats cw_world_get_stats(const cw_world *world);
 
 /// The events of the last step as read-only arrays, for engines that handle them after the step
