@@ -525,7 +525,7 @@ typedef struct cw_world_def {
     /// Without it the per-body arrays grow by half again as bodies are created, so up to a third
     /// of their room lies unused (100k boxes made one by one: 1.46 times the room they need) and
     /// each growth copies them. A world that knows its size (a level's sprites, a stress test's
-    /// count) keeps exactly this room, 272 bytes a body (on 64-bit), whether the bodies come or
+    /// count) keeps exactly this room, 264 bytes a body (on 64-bit), whether the bodies come or
     /// not: creating that many box bodies allocates nothing (a mask body also keeps its prepared
     /// form, in pages of 64 made as mask bodies come), and more bodies still fit (the arrays grow
     /// past it). Out of range, or not enough memory, and cw_world_create returns NULL with the

@@ -28,7 +28,12 @@ typedef struct cw__slot {
     // by size, so that no padding is left but the tail.
     cw_vec2 from;           // the position at the last step: this step's motion starts there
     cw_transform transform;
-    float extent;           // the larger side of its AABB, for the automatic cell size
+    union {
+        float extent;       // live: the larger side of its AABB, for the automatic cell size (0 once
+                            // destroyed or switched off)
+        uint32_t next_free; // free: the free-slot list, 0 = end (a free slot has no extent, and its
+                            // next body's creation overwrites the whole slot)
+    };
     cw__box next_aabb;      // the AABB of shape and transform as they are now (as of the last step
                             // too unless dirty; swept bodies are filed in the grid under a larger box)
     bool dirty;             // changed since the last step: its AABB and pairs are redone
@@ -40,7 +45,6 @@ typedef struct cw__slot {
     uint32_t user_saved_step; // the step whose delivery saved step_user_data
     uint32_t mask_body;     // its entry among the world's mask bodies (cw__mask_body) once it has
                             // held a mask (0: none); the slot keeps the entry for its later bodies
-    uint32_t next_free;     // free-slot list, 0 = end
 } cw__slot;
 
 // Per touching pair.
