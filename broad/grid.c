@@ -1,6 +1,8 @@
 // The uniform hashed grid (see grid.h): filing proxies in cells and finding the candidate pairs.
-// Queries (boxes and rays through the cells) are in grid_query.c.
+// Queries (boxes and rays through the cells) are in grid_query.c; the test of a cell's members
+// against each other in cell_pairs.c.
 #include "grid.h"
+#include "cell_pairs.h"
 
 #include "../narrow/alloc.h"
 
@@ -15,15 +17,6 @@
 // Cell coordinates are clamped to this range so that any finite coordinate maps to a cell.
 #define CELL_LIMIT 1000000000
 
-// What pairing needs of a proxy in one cell, gathered so that the scan reads each proxy once per
-// cell. The flags say whether the proxy starts in the cell's column and row: a pair's intersection
-// has its min corner in the cell iff each of those holds for one of the two.
-enum { STARTS_COLUMN = 1, STARTS_ROW = 2, MOVED = 4, STATIC = 8 };
-typedef struct cw__member {
-    cw__box box;
-    uint32_t index;
-    uint32_t flags;
-} member;
 
 void cw__grid_init(cw__grid *grid, float cell_size)
 {
@@ -416,91 +409,13 @@ static void large_with_cells(const cw__grid *grid, uint32_t p, cw__pair_list *ou
 }
 
 
-static member member_of(const cw__grid *grid, uint32_t index, int32_t cx, int32_t cy)
-{
-    const cw__proxy *p = &grid->proxies[index];
-    uint32_t flags = (p->cx0 == cx ? STARTS_COLUMN : 0) | (p->cy0 == cy ? STARTS_ROW : 0) |
-                     (p->moved_stamp == grid->stamp ? MOVED : 0) | (p->is_static ? STATIC : 0);
-    return (member){p->box, index, flags};
-}
-
-static bool wanted(const member *a, const member *b)
-{
-    uint32_t any = a->flags | b->flags, both = a->flags & b->flags;
-    return (a->box.min_x <= b->box.max_x) & (b->box.min_x <= a->box.max_x) & (a->box.min_y <= b->box.max_y) &
-           (b->box.min_y <= a->box.max_y) & ((any & (STARTS_COLUMN | STARTS_ROW | MOVED)) ==
-                                            (STARTS_COLUMN | STARTS_ROW | MOVED)) & !(both & STATIC);
-}
-
-static void report_pair(uint32_t a, uint32_t b, cw__pair_list *out)
-{
-    cw__pair_list_add(out, a < b ? a : b, a < b ? b : a);
-}
-
-// A cell's members as columns, so that testing one member against all the later ones vectorises.
-#define COLUMN_MAX 128
-#define SMALL_CELL 4 // below this, setting up the columns costs more than it saves
-typedef struct columns {
-    float min_x[COLUMN_MAX], min_y[COLUMN_MAX], max_x[COLUMN_MAX], max_y[COLUMN_MAX];
-    uint32_t flags[COLUMN_MAX];
-    uint8_t hit[COLUMN_MAX];
-} columns;
-
-static void pairs_in_columns(const member *members, int n, columns *c, cw__pair_list *out)
-{
-    for (int k = 0; k < n; k++) {
-        c->min_x[k] = members[k].box.min_x, c->min_y[k] = members[k].box.min_y;
-        c->max_x[k] = members[k].box.max_x, c->max_y[k] = members[k].box.max_y;
-        c->flags[k] = members[k].flags;
-    }
-    const uint32_t all = STARTS_COLUMN | STARTS_ROW | MOVED;
-    for (int i = 0; i < n - 1 && !out->failed; i++) {
-        const float x0 = c->min_x[i], y0 = c->min_y[i], x1 = c->max_x[i], y1 = c->max_y[i];
-        const uint32_t f = c->flags[i];
-        for (int j = i + 1; j < n; j++) // no branches: the compiler turns this into vector compares
-            c->hit[j] = (uint8_t)((x0 <= c->max_x[j]) & (c->min_x[j] <= x1) & (y0 <= c->max_y[j]) &
-                                  (c->min_y[j] <= y1) & (((f | c->flags[j]) & all) == all) &
-                                  ((f & c->flags[j] & STATIC) == 0));
-        for (int j = i + 1; j < n; j++)
-            if (c->hit[j])
-                report_pair(members[i].index, members[j].index, out);
-    }
-}
-
-// Pairs among the members of one cell: every two whose AABBs overlap, at least one moved, not both
-// static, and whose intersection's min corner lies in this cell.
-static void pairs_among(const member *members, int n, cw__pair_list *out)
-{
-    if (n > SMALL_CELL && n <= COLUMN_MAX) {
-        columns c;
-        pairs_in_columns(members, n, &c, out);
-        return;
-    }
-    // A few members, or a crowd far beyond the cell size: plain pairs (a pile-up stops as soon as
-    // the list fails: its limit makes the time to say so bounded). A crowd in which no pair can be
-    // reported from this cell (none starts here, or none moved: a pile-up seen from the cells it
-    // spills into) is skipped without looking at its n^2 pairs.
-    if (n > COLUMN_MAX) {
-        uint32_t any = 0;
-        for (int i = 0; i < n; i++)
-            any |= members[i].flags;
-        const uint32_t all = STARTS_COLUMN | STARTS_ROW | MOVED;
-        if ((any & all) != all)
-            return;
-    }
-    for (int i = 0; i < n && !out->failed; i++)
-        for (int j = i + 1; j < n; j++)
-            if (wanted(&members[i], &members[j]))
-                report_pair(members[i].index, members[j].index, out);
-}
-
 static void pairs_in_cell(const cw__grid *grid, const cw__cell *cell, member *members, cw__pair_list *out)
 {
     int32_t cx = (int32_t)(uint32_t)((uint64_t)cell->key >> 32), cy = (int32_t)(uint32_t)(uint64_t)cell->key;
     int n = 0;
     for (int32_t node = cell->head; node >= 0; node = grid->nodes[node].next)
-        members[n++] = member_of(grid, (uint32_t)grid->nodes[node].proxy, cx, cy);
-    pairs_among(members, n, out);
+        members[n++] = cw__member_of(grid, (uint32_t)grid->nodes[node].proxy, cx, cy);
+    cw__pairs_among(members, n, out);
 }
 
 // The cell range covered by the filed proxies, and how many cell entries they make.
@@ -547,7 +462,7 @@ static void sort_into_cells(cw__grid *grid, const extent *e, uint32_t width, uin
         const cw__proxy *p = &grid->proxies[i];
         if (!p->live || p->large)
             continue;
-        member m = member_of(grid, i, p->cx0, p->cy0); // flags for the first cell, then adjusted
+        member m = cw__member_of(grid, i, p->cx0, p->cy0); // flags for the first cell, then adjusted
         for (int32_t cy = p->cy0; cy <= p->cy1; cy++) {
             uint32_t *row = start + (uint32_t)(cy - e->y0) * width + 1 + (uint32_t)(p->cx0 - e->x0);
             for (int32_t k = 0; k <= p->cx1 - p->cx0; k++) {
@@ -616,7 +531,7 @@ void cw__grid_scan_cells(const cw__grid *grid, uint32_t first_cell, uint32_t end
     for (uint32_t c = first_cell; c < end_cell && !out->failed; c++) {
         uint32_t first = grid->cell_start[c], end = grid->cell_start[c + 1];
         if (end - first >= 2)
-            pairs_among(grid->sorted + first, (int)(end - first), out);
+            cw__pairs_among(grid->sorted + first, (int)(end - first), out);
     }
 }
 

@@ -1,0 +1,71 @@
+// A cell's members tested against each other (see cell_pairs.h): vectorised columns for ordinary
+// cells, plain pairs for a few members or a crowd.
+#include "cell_pairs.h"
+
+static bool wanted(const member *a, const member *b)
+{
+    uint32_t any = a->flags | b->flags, both = a->flags & b->flags;
+    return (a->box.min_x <= b->box.max_x) & (b->box.min_x <= a->box.max_x) & (a->box.min_y <= b->box.max_y) &
+           (b->box.min_y <= a->box.max_y) & ((any & (STARTS_COLUMN | STARTS_ROW | MOVED)) ==
+                                            (STARTS_COLUMN | STARTS_ROW | MOVED)) & !(both & STATIC);
+}
+
+static void report_pair(uint32_t a, uint32_t b, cw__pair_list *out)
+{
+    cw__pair_list_add(out, a < b ? a : b, a < b ? b : a);
+}
+
+// A cell's members as columns, so that testing one member against all the later ones vectorises.
+#define COLUMN_MAX 128
+#define SMALL_CELL 4 // below this, setting up the columns costs more than it saves
+typedef struct columns {
+    float min_x[COLUMN_MAX], min_y[COLUMN_MAX], max_x[COLUMN_MAX], max_y[COLUMN_MAX];
+    uint32_t flags[COLUMN_MAX];
+    uint8_t hit[COLUMN_MAX];
+} columns;
+
+static void pairs_in_columns(const member *members, int n, columns *c, cw__pair_list *out)
+{
+    for (int k = 0; k < n; k++) {
+        c->min_x[k] = members[k].box.min_x, c->min_y[k] = members[k].box.min_y;
+        c->max_x[k] = members[k].box.max_x, c->max_y[k] = members[k].box.max_y;
+        c->flags[k] = members[k].flags;
+    }
+    const uint32_t all = STARTS_COLUMN | STARTS_ROW | MOVED;
+    for (int i = 0; i < n - 1 && !out->failed; i++) {
+        const float x0 = c->min_x[i], y0 = c->min_y[i], x1 = c->max_x[i], y1 = c->max_y[i];
+        const uint32_t f = c->flags[i];
+        for (int j = i + 1; j < n; j++) // no branches: the compiler turns this into vector compares
+            c->hit[j] = (uint8_t)((x0 <= c->max_x[j]) & (c->min_x[j] <= x1) & (y0 <= c->max_y[j]) &
+                                  (c->min_y[j] <= y1) & (((f | c->flags[j]) & all) == all) &
+                                  ((f & c->flags[j] & STATIC) == 0));
+        for (int j = i + 1; j < n; j++)
+            if (c->hit[j])
+                report_pair(members[i].index, members[j].index, out);
+    }
+}
+
+void cw__pairs_among(const member *members, int n, cw__pair_list *out)
+{
+    if (n > SMALL_CELL && n <= COLUMN_MAX) {
+        columns c;
+        pairs_in_columns(members, n, &c, out);
+        return;
+    }
+    // A few members, or a crowd far beyond the cell size: plain pairs (a pile-up stops as soon as
+    // the list fails: its limit makes the time to say so bounded). A crowd in which no pair can be
+    // reported from this cell (none starts here, or none moved: a pile-up seen from the cells it
+    // spills into) is skipped without looking at its n^2 pairs.
+    if (n > COLUMN_MAX) {
+        uint32_t any = 0;
+        for (int i = 0; i < n; i++)
+            any |= members[i].flags;
+        const uint32_t all = STARTS_COLUMN | STARTS_ROW | MOVED;
+        if ((any & all) != all)
+            return;
+    }
+    for (int i = 0; i < n && !out->failed; i++)
+        for (int j = i + 1; j < n; j++)
+            if (wanted(&members[i], &members[j]))
+                report_pair(members[i].index, members[j].index, out);
+}
