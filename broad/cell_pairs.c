@@ -6,8 +6,8 @@ static bool wanted(const member *a, const member *b)
 {
     uint32_t any = a->flags | b->flags, both = a->flags & b->flags;
     return (a->box.min_x <= b->box.max_x) & (b->box.min_x <= a->box.max_x) & (a->box.min_y <= b->box.max_y) &
-           (b->box.min_y <= a->box.max_y) & ((any & (STARTS_COLUMN | STARTS_ROW | MOVED)) ==
-                                            (STARTS_COLUMN | STARTS_ROW | MOVED)) & !(both & STATIC);
+           (b->box.min_y <= a->box.max_y) & ((any & REPORTED_HERE) == REPORTED_HERE) &
+           !(both & STATIC);
 }
 
 static void report_pair(uint32_t a, uint32_t b, cw__pair_list *out)
@@ -31,13 +31,12 @@ static void pairs_in_columns(const member *members, int n, columns *c, cw__pair_
         c->max_x[k] = members[k].box.max_x, c->max_y[k] = members[k].box.max_y;
         c->flags[k] = members[k].flags;
     }
-    const uint32_t all = STARTS_COLUMN | STARTS_ROW | MOVED;
     for (int i = 0; i < n - 1 && !out->failed; i++) {
         const float x0 = c->min_x[i], y0 = c->min_y[i], x1 = c->max_x[i], y1 = c->max_y[i];
         const uint32_t f = c->flags[i];
         for (int j = i + 1; j < n; j++) // no branches: the compiler turns this into vector compares
             c->hit[j] = (uint8_t)((x0 <= c->max_x[j]) & (c->min_x[j] <= x1) & (y0 <= c->max_y[j]) &
-                                  (c->min_y[j] <= y1) & (((f | c->flags[j]) & all) == all) &
+                                  (c->min_y[j] <= y1) & (((f | c->flags[j]) & REPORTED_HERE) == REPORTED_HERE) &
                                   ((f & c->flags[j] & STATIC) == 0));
         for (int j = i + 1; j < n; j++)
             if (c->hit[j])
@@ -60,8 +59,7 @@ void cw__pairs_among(const member *members, int n, cw__pair_list *out)
         uint32_t any = 0;
         for (int i = 0; i < n; i++)
             any |= members[i].flags;
-        const uint32_t all = STARTS_COLUMN | STARTS_ROW | MOVED;
-        if ((any & all) != all)
+        if ((any & REPORTED_HERE) != REPORTED_HERE)
             return;
     }
     for (int i = 0; i < n && !out->failed; i++)

@@ -10,6 +10,9 @@
 // cell. The flags say whether the proxy starts in the cell's column and row: a pair's intersection
 // has its min corner in the cell iff each of those holds for one of the two.
 enum { STARTS_COLUMN = 1, STARTS_ROW = 2, MOVED = 4, STATIC = 8 };
+// What two members need between them for their pair to be reported here: one starts in the
+// column, one in the row, one moved.
+#define REPORTED_HERE (STARTS_COLUMN | STARTS_ROW | MOVED)
 typedef struct cw__member {
     cw__box box;
     uint32_t index;
