@@ -597,6 +597,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case 6: { // swept on or off, a group, switched off or on, or a teleport
             int k = pick_target(&r, &id);
             uint8_t what = fz_u8(&r);
+            if (what >= 90 && what < 96) { // room for a count of bodies, made now (never shrinks)
+                current_op = "cw_world_reserve";
+                int count = (int)fz_u8(&r) - 16;
+                bool ok = cw_world_reserve(world, count);
+                if (count < 0) {
+                    expect_failure(ok, "cw_world_reserve of a negative count");
+                    break;
+                }
+                FZ_CHECK(ok, "cw_world_reserve failed: %s", cw_last_error());
+                break;
+            }
             if (what >= 96 && what < 112) {
                 current_op = "cw_body_set_group";
                 int32_t group = (int32_t)(what & 3) - 1; // -1, 0, 1, 2

@@ -307,6 +307,18 @@ static void close_world(lua_State *L, lcw_world *lw, int world_idx)
     lw->dying_count = lw->dying_capacity = lw->found_count = lw->found_capacity = 0;
 }
 
+// world:reserve(n): room for n bodies in all, made now (cw_world_reserve), e.g. before a level.
+static int world_reserve(lua_State *L)
+{
+    lcw_world *lw = lcw_check_world(L, 1);
+    lua_Number bodies = luaL_checknumber(L, 2);
+    if (!(bodies >= 0 && bodies < INT_MAX && bodies == (int)bodies))
+        return luaL_argerror(L, 2, "must be an integer from 0 to 2147483646");
+    if (!cw_world_reserve(lw->world, (int)bodies))
+        return lcw_fail(L);
+    return 0;
+}
+
 static int world_close(lua_State *L)
 {
     lcw_world *lw = luaL_checkudata(L, 1, LCW_WORLD);
@@ -516,7 +528,8 @@ void lcw_open_world(lua_State *L)
                                        {"on_begin", world_on_begin}, {"on_stay", world_on_stay},
                                        {"on_end", world_on_end},     {"events", world_events},
                                        {"stats", world_stats},       {"touching", world_touching},
-                                       {"bodies", world_bodies},     {NULL, NULL}};
+                                       {"bodies", world_bodies},     {"reserve", world_reserve},
+                                       {NULL, NULL}};
     lcw_new_type(L, LCW_WORLD, meta, methods);
     int world_methods = lua_gettop(L);
     lua_pushcfunction(L, traceback); // world:step's upvalues: the handler and the dispatcher

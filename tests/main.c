@@ -43,6 +43,7 @@ int main(void)
     failed += RUN_GROUP("world allocator", world_alloc_tests);
     failed += RUN_GROUP("gathered events", world_events_tests);
     failed += RUN_GROUP("body capacity", body_capacity_tests);
+    failed += RUN_GROUP("world reserve", world_reserve_tests);
     failed += RUN_GROUP("world bytes", world_bytes_tests);
     failed += RUN_GROUP("swept bodies and world casts", world_swept_tests);
     failed += RUN_GROUP("touching, event arrays, groups, switches", world_touch_tests);

@@ -80,6 +80,10 @@ extern const struct CMUnitTest world_bytes_tests[WORLD_BYTES_TEST_COUNT];
 #define BODY_CAPACITY_TEST_COUNT 4
 extern const struct CMUnitTest body_capacity_tests[BODY_CAPACITY_TEST_COUNT];
 
+// cw_world_reserve: room made in a living world, the same world with and without it, its misuse.
+#define WORLD_RESERVE_TEST_COUNT 4
+extern const struct CMUnitTest world_reserve_tests[WORLD_RESERVE_TEST_COUNT];
+
 #define QUERY_TEST_COUNT 20
 extern const struct CMUnitTest query_tests[QUERY_TEST_COUNT];
 

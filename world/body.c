@@ -147,6 +147,30 @@ bool cw__reserve_bodies(cw_world *world, uint32_t bodies)
     return (slots <= world->slot_capacity || grow_slots(world, slots)) && cw__grid_reserve(&world->grid, slots);
 }
 
+bool cw_world_reserve(cw_world *world, int bodies)
+{
+    if (!check_world(world))
+        return false;
+    if (bodies < 0 || bodies >= INT32_MAX) {
+        cw__fail("The body count to make room for must be from 0 to 2147483646.");
+        return false;
+    }
+    if (!cw__world_may_change(world))
+        return false;
+    // New bodies take the free slots first, then the ones past the last: room for `bodies` live
+    // ones beside the destroyed bodies still waiting for their ends, and never less than there is.
+    uint64_t in_use = (uint64_t)bodies + world->dying.count, slots = world->slot_count ? world->slot_count - 1 : 0;
+    if (in_use > INT32_MAX - 1u) {
+        cw__fail("The world holds as many bodies as it can (2^31 - 1).");
+        return false;
+    }
+    if (!cw__reserve_bodies(world, (uint32_t)(in_use > slots ? in_use : slots))) {
+        cw__failf("Out of memory: no room for %d bodies.", bodies);
+        return false;
+    }
+    return true;
+}
+
 size_t cw__body_bytes(const cw_world *world)
 {
     size_t sizes[CW__SLOT_ARRAYS], bytes = 0;

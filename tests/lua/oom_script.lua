@@ -17,6 +17,7 @@ world:on_begin(function(a, b, contact)
 end)
 world:on_end(function(a, b) end)
 world:on_stay(function(a, b, contact) end)
+world:reserve(20) -- room for what comes, made before it comes
 local bodies = {}
 for k = 1, 12 do
     bodies[k] = world:body{ frame = sheet:frame("f/" .. k % 4), x = k * 6, y = 0, data = { victim = k % 5 == 0 } }

@@ -45,6 +45,24 @@ local function bad_arguments()
         h.equal(#roomy:events().begins, 4, "begins with body_capacity")
         h.check(roomy:stats().bytes > 0 and plain:stats().bytes > 0, "bytes", roomy:stats().bytes)
     end
+    do -- world:reserve(n): the room body_capacity makes, in a world that already lives
+        local w = cw.world()
+        for _, bad in ipairs({ -1, 2 ^ 31 - 1, 2 ^ 40, 2.5, 0 / 0 }) do
+            h.raises("bad argument #1 to 'reserve' (must be an integer from 0 to 2147483646)",
+                function() w:reserve(bad) end)
+        end
+        h.raises("bad argument #1 to 'reserve' (number expected, got no value)", function() w:reserve() end)
+        local made = cw.world({ body_capacity = 40 })
+        w:reserve(40)
+        h.equal(w:stats().bytes, made:stats().bytes, "reserve makes body_capacity's room")
+        w:reserve(3) -- below the room there is: nothing
+        h.equal(w:stats().bytes, made:stats().bytes, "reserve never shrinks")
+        for k = 1, 5 do w:body({ shape = cw.box(4, 4), x = k * 3, y = 0 }) end
+        w:step()
+        h.equal(#w:events().begins, 4, "begins after reserve")
+        w:close()
+        h.raises("collworld: the world was closed", function() w:reserve(10) end)
+    end
     do -- a pile-up over max_pairs: the step raises, nothing happens, stats say so; spread, it goes on
         local w = cw.world({ max_pairs = 3 })
         local bodies = {}
