@@ -529,7 +529,7 @@ typedef struct cw_world_def {
     /// not: creating that many box bodies allocates nothing (a mask body also keeps its prepared
     /// form, in pages of 64 made as mask bodies come), and more bodies still fit (the arrays grow
     /// past it). Out of range, or not enough memory, and cw_world_create returns NULL with the
-    /// reason in cw_last_error().
+    /// reason in cw_last_error(). cw_world_reserve() makes the same room in a world that exists.
     int body_capacity;
 } cw_world_def;
 
@@ -569,7 +569,7 @@ CW_API cw_world *cw_world_create(const cw_world_def *def);
 /// with the next level's count before creating its bodies, and creating that many box bodies
 /// allocates nothing (a mask body also keeps its prepared form, in pages of 64). Never shrinks:
 /// a count at or below the room there is does nothing. Bodies destroyed since the last step keep
-/// their slots until it reports their ends, so room is made beside them. Returns false, the world
+/// their slots until the next step reports their ends, so room is made beside them. Returns false, the world
 /// unchanged but for room already made, with the reason in cw_last_error() if `world` is NULL,
 /// `bodies` is outside 0 to 2,147,483,646, it is called from a query callback or while another
 /// thread queries or steps the world, or memory runs out. Not thread-safe: like body creation.
