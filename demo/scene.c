@@ -1,5 +1,6 @@
 #include "scene.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,6 +133,11 @@ static void add_random_sprite(scene *s)
 
 void scene_add_sprites(scene *s, int n)
 {
+    // A wave of sprites: room for all of them made at once, exactly (cw_world_reserve), rather than
+    // grown by half again as they come. If it cannot be made, they still come, grown one by one.
+    int bodies = cw_world_get_stats(s->world).bodies;
+    if (n > 0 && bodies <= INT_MAX - 1 - n)
+        cw_world_reserve(s->world, bodies + n);
     for (int i = 0; i < n; i++)
         add_random_sprite(s);
 }
