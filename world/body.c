@@ -157,14 +157,15 @@ bool cw_world_reserve(cw_world *world, int bodies)
     }
     if (!cw__world_may_change(world))
         return false;
-    // New bodies take the free slots first, then the ones past the last: room for `bodies` live
-    // ones beside the destroyed bodies still waiting for their ends, and never less than there is.
-    uint64_t in_use = (uint64_t)bodies + world->dying.count, slots = world->slot_count ? world->slot_count - 1 : 0;
+    // New bodies take the free slots first, then the ones past the last: `bodies` live ones beside
+    // the destroyed bodies still waiting for their ends fit in that many slots (room there is
+    // already is kept: cw__reserve_bodies never shrinks).
+    uint64_t in_use = (uint64_t)bodies + world->dying.count;
     if (in_use > INT32_MAX - 1u) {
         cw__fail("The world holds as many bodies as it can (2^31 - 1).");
         return false;
     }
-    if (!cw__reserve_bodies(world, (uint32_t)(in_use > slots ? in_use : slots))) {
+    if (!cw__reserve_bodies(world, (uint32_t)in_use)) {
         cw__failf("Out of memory: no room for %d bodies.", bodies);
         return false;
     }
