@@ -198,6 +198,10 @@ static void set_callback(lua_State *L, int world_idx, int slot, int fn_idx)
     lw->has_callback[slot - LCW_W_ON_BEGIN] = !lua_isnil(L, fn_idx);
 }
 
+// A count of bodies a world can make room for (body_capacity, world:reserve): a whole number from
+// 0 to 2,147,483,646 (the range is checked before the conversion, which NaN or a huge value breaks).
+static bool is_body_count(lua_Number n) { return n >= 0 && n < INT_MAX && n == (int)n; }
+
 // cw.world{ cell_size =, manifolds =, stays =, event_arrays =, workers =, max_pairs =, id_tag =,
 //           body_capacity =, on_begin =, on_stay =, on_end = }
 static int world_new(lua_State *L)
@@ -235,7 +239,7 @@ static int world_new(lua_State *L)
     }
     lua_Number capacity;
     if (lcw_opt_number_field(L, 1, 1, "body_capacity", &capacity)) { // room for this many bodies, made now
-        if (!(capacity >= 0 && capacity < INT_MAX && capacity == (int)capacity))
+        if (!is_body_count(capacity))
             luaL_argerror(L, 1, "field 'body_capacity' must be an integer from 0 to 2147483646");
         def.body_capacity = (int)capacity;
     }
@@ -312,7 +316,7 @@ static int world_reserve(lua_State *L)
 {
     lcw_world *lw = lcw_check_world(L, 1);
     lua_Number bodies = luaL_checknumber(L, 2);
-    if (!(bodies >= 0 && bodies < INT_MAX && bodies == (int)bodies))
+    if (!is_body_count(bodies))
         return luaL_argerror(L, 2, "must be an integer from 0 to 2147483646");
     if (!cw_world_reserve(lw->world, (int)bodies))
         return lcw_fail(L);
