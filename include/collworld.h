@@ -569,10 +569,11 @@ CW_API cw_world *cw_world_create(const cw_world_def *def);
 /// with the next level's count before creating its bodies, and creating that many box bodies
 /// allocates nothing (a mask body also keeps its prepared form, in pages of 64). Never shrinks:
 /// a count at or below the room there is does nothing. Bodies destroyed since the last step keep
-/// their slots until the next step reports their ends, so room is made beside them. Returns false, the world
-/// unchanged but for room already made, with the reason in cw_last_error() if `world` is NULL,
-/// `bodies` is outside 0 to 2,147,483,646, it is called from a query callback or while another
-/// thread queries or steps the world, or memory runs out. Not thread-safe: like body creation.
+/// their slots until the next step reports their ends, so room is made beside them. Returns
+/// false, the world unchanged but for room already made, with the reason in cw_last_error() if
+/// `world` is NULL, `bodies` is outside 0 to 2,147,483,646, it is called from a query callback or
+/// while another thread queries or steps the world, or memory runs out. Not thread-safe: like
+/// body creation.
 CW_API bool cw_world_reserve(cw_world *world, int bodies);
 
 /// Destroys a world and all its bodies, without reporting any event. NULL is ignored. Fails (the
