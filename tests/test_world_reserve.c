@@ -1,10 +1,9 @@
 // cw_world_reserve(): room made for a count of bodies in a living world. Creating up to that count
 // allocates nothing (destroyed bodies still waiting for their ends included), the world behaves
 // byte for byte as one that never reserved, the room equals body_capacity's, and each misuse and
-// running out of memory fails with its sentence, the world untouched and still working.
+// running out of memory fails with its sentence, the world still working (room already made stays).
 #include <limits.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "counting.h"
 #include "gen.h"
@@ -106,7 +105,7 @@ static void test_reserve_out_of_memory(void **state)
     counter_expect_no_leak(&cnt);
 }
 
-// The same bodies, moves and destructions in two worlds, one of them reserving at random moments
+// The same bodies created and destroyed in two worlds, one of them reserving at random moments
 // for random counts (below what it holds, too); whenever it reserves for the bodies it is about to
 // add, adding them allocates nothing. Ids and events equal byte for byte every step.
 enum { SEEDS = 24, STEPS = 10, MAX_ADDED = 200 };
