@@ -1,8 +1,12 @@
 // Transforms and shapes: defaults, validation, and the maps between local spaces.
 #include "internal.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 cw_transform cw_default_transform(void)
 {
@@ -221,39 +225,35 @@ cw__map cw__map_between(const cw__body *from, const cw__body *to)
 }
 
 
-// f, or if `step` the float one step toward -inf (+inf with up) from f, by its bit pattern. No
-// branches: whether the conversion rounded up or down is a coin toss, which a branch predictor loses
-// about half the time, four times an AABB.
-static float float_step_if(float f, bool step, bool up)
+// x rounded to a float toward -inf (cw__float_down) or +inf (cw__float_up): rounded to nearest,
+// then, where that went the wrong way, one step by the bit pattern (toward -inf: the magnitude up
+// for a negative, down for a positive). No branches: whether the conversion rounded up or down is a
+// coin toss, which a branch predictor loses about half the time, four times an AABB. No case for
+// zero: a nearest float of zero has x's sign, so its step is the smallest subnormal of that sign.
+// Beyond the floats (the nearest is an infinity) it stays infinite.
+static float float_from_bits(uint32_t bits)
 {
-    uint32_t bits;
-    memcpy(&bits, &f, sizeof bits);
-    bool positive = (bits >> 31) == 0, zero = (bits & 0x7fffffffu) == 0;
-    uint32_t moved = zero ? (up ? 1u : 0x80000001u) // the smallest subnormal of the wanted sign
-                          : bits + (positive == up ? 1u : (uint32_t)-1);
-    uint32_t mask = (uint32_t)0 - (uint32_t)step;
-    bits ^= (bits ^ moved) & mask;
+    float f;
     memcpy(&f, &bits, sizeof f);
     return f;
-}
-
-static bool float_is_finite(float f)
-{
-    uint32_t bits;
-    memcpy(&bits, &f, sizeof bits);
-    return (bits & 0x7f800000u) != 0x7f800000u;
 }
 
 float cw__float_down(double x)
 {
     float f = (float)x;
-    return float_step_if(f, ((double)f > x) & float_is_finite(f), false);
+    uint32_t bits;
+    memcpy(&bits, &f, sizeof bits);
+    uint32_t step = ((double)f > x) & (x < (double)FLT_MAX);
+    return float_from_bits(bits + ((0u - step) & ((bits >> 31) * 2u - 1u)));
 }
 
 float cw__float_up(double x)
 {
     float f = (float)x;
-    return float_step_if(f, ((double)f < x) & float_is_finite(f), true);
+    uint32_t bits;
+    memcpy(&bits, &f, sizeof bits);
+    uint32_t step = ((double)f < x) & (x > -(double)FLT_MAX);
+    return float_from_bits(bits + ((0u - step) & (1u - (bits >> 31) * 2u)));
 }
 
 // cw__rounding() of a body whose linear map (xx xy; yx yy) is already at hand.
@@ -298,12 +298,38 @@ static bounds box_bounds(const cw__xf *xf, const linear *l)
                     cw__max(l->yx * ax0, l->yx * ax1) + cw__max(l->yy * ay0, l->yy * ay1)};
 }
 
+#if defined(__SSE2__)
+// cw__float_down() (up: cw__float_up()) of two doubles at once, by the same operations (so the same
+// bits): `wrong` has the lanes where the nearest float went the wrong way and x is within the
+// floats; the step is -1 or +1 by the sign and the direction.
+static __m128i floats_outward(__m128d x, bool up)
+{
+    __m128 nearest = _mm_cvtpd_ps(x);
+    __m128d back = _mm_cvtps_pd(nearest);
+    __m128d wrong = up ? _mm_and_pd(_mm_cmplt_pd(back, x), _mm_cmpgt_pd(x, _mm_set1_pd(-(double)FLT_MAX)))
+                       : _mm_and_pd(_mm_cmpgt_pd(back, x), _mm_cmplt_pd(x, _mm_set1_pd((double)FLT_MAX)));
+    __m128i bits = _mm_castps_si128(nearest), sign = _mm_srai_epi32(bits, 31); // 0 or -1
+    __m128i step = up ? _mm_or_si128(sign, _mm_set1_epi32(1)) : _mm_xor_si128(_mm_slli_epi32(sign, 1), _mm_set1_epi32(-1));
+    __m128i lanes = _mm_shuffle_epi32(_mm_castpd_si128(wrong), _MM_SHUFFLE(3, 3, 2, 0));
+    return _mm_add_epi32(bits, _mm_and_si128(lanes, step));
+}
+#endif
+
 // The position added last (a corner at the origin lands exactly on it), widened by `slack`, rounded
-// outward to floats.
+// outward to floats (every moved body's, each step: two at a time where SSE2 is at hand).
 static cw_aabb placed(const cw__xf *xf, const bounds *b, double slack)
 {
-    return (cw_aabb){{cw__float_down(b->lo_x + xf->px - slack), cw__float_down(b->lo_y + xf->py - slack)},
-                     {cw__float_up(b->hi_x + xf->px + slack), cw__float_up(b->hi_y + xf->py + slack)}};
+    double lo_x = b->lo_x + xf->px - slack, lo_y = b->lo_y + xf->py - slack;
+    double hi_x = b->hi_x + xf->px + slack, hi_y = b->hi_y + xf->py + slack;
+#if defined(__SSE2__)
+    _Static_assert(sizeof(cw_aabb) == 4 * sizeof(float), "an AABB is its four floats, min first");
+    __m128i lo = floats_outward(_mm_set_pd(lo_y, lo_x), false), hi = floats_outward(_mm_set_pd(hi_y, hi_x), true);
+    cw_aabb aabb;
+    _mm_storeu_si128((__m128i *)(void *)&aabb, _mm_unpacklo_epi64(lo, hi));
+    return aabb;
+#else
+    return (cw_aabb){{cw__float_down(lo_x), cw__float_down(lo_y)}, {cw__float_up(hi_x), cw__float_up(hi_y)}};
+#endif
 }
 
 // Where rounding may reach the touching tolerance (far beyond moderate placements: say a pivot
