@@ -112,8 +112,8 @@ typedef struct shared_pass {
     const uint64_t *from;
     uint64_t *to;
     uint32_t count, parts;
-    int shift;
-    uint32_t *counts; // parts x 2^RADIX_BITS
+    int shift, digit_bits; // digit_bits <= RADIX_BITS
+    uint32_t *counts;      // parts x 2^RADIX_BITS, of which each part uses the first 2^digit_bits
 } shared_pass;
 
 static void part_range(const shared_pass *s, uint32_t part, uint32_t *begin, uint32_t *end)
@@ -126,10 +126,10 @@ static void count_digits(int start, int end, int worker, void *context)
 {
     (void)worker;
     const shared_pass *s = context;
-    const uint64_t mask = (1u << RADIX_BITS) - 1;
+    const uint64_t mask = (1u << s->digit_bits) - 1;
     for (int part = start; part < end; part++) {
         uint32_t *counts = s->counts + ((size_t)part << RADIX_BITS), first, last;
-        memset(counts, 0, sizeof(uint32_t) << RADIX_BITS);
+        memset(counts, 0, sizeof(uint32_t) << s->digit_bits);
         part_range(s, (uint32_t)part, &first, &last);
         for (uint32_t i = first; i < last; i++)
             counts[(s->from[i] >> s->shift) & mask]++;
@@ -140,7 +140,7 @@ static void place_keys(int start, int end, int worker, void *context)
 {
     (void)worker;
     const shared_pass *s = context;
-    const uint64_t mask = (1u << RADIX_BITS) - 1;
+    const uint64_t mask = (1u << s->digit_bits) - 1;
     for (int part = start; part < end; part++) {
         uint32_t *offsets = s->counts + ((size_t)part << RADIX_BITS), first, last;
         part_range(s, (uint32_t)part, &first, &last);
@@ -153,12 +153,14 @@ static void radix_pass(const cw_world *world, shared_pass *s)
 {
     cw__parallel_for(world, count_digits, (int)s->parts, 1, s);
     uint32_t sum = 0;
-    for (uint32_t d = 0; d < (1u << RADIX_BITS); d++)
-        for (uint32_t part = 0; part < s->parts; part++) {
-            uint32_t *slot = &s->counts[((size_t)part << RADIX_BITS) + d], n = *slot;
+    for (uint32_t d = 0; d < (1u << s->digit_bits); d++) {
+        uint32_t *slot = &s->counts[d];
+        for (uint32_t part = 0; part < s->parts; part++, slot += 1u << RADIX_BITS) {
+            uint32_t n = *slot;
             *slot = sum;
             sum += n;
         }
+    }
     cw__parallel_for(world, place_keys, (int)s->parts, 1, s);
 }
 
@@ -177,10 +179,17 @@ void cw__sort_pair_keys(const cw_world *world, uint64_t *keys, uint64_t *scratch
     uint32_t alone[1u << RADIX_BITS]; // the counts of a pass this thread makes alone
     bool shared = world->workers > 1 && world->sort_counts != NULL && count >= SHARED_SORT_KEYS;
     shared_pass s = {.count = count, .parts = shared ? world->sort_parts : 1, .counts = shared ? world->sort_counts : alone};
-    // Only the low `bits` of each half can be set: b's digits first, then a's (LSD order).
+    // Only the low `bits` of each half can be set: b's digits first, then a's (LSD order). A pass
+    // costs its keys plus clearing and summing 2^digit_bits counts, so the digits are as narrow as
+    // the fewest passes allow, and no wider than the keys are many.
+    int widest = 1;
+    while (widest < RADIX_BITS && (2u << widest) <= count)
+        widest++;
+    int passes = (bits + widest - 1) / widest;
+    s.digit_bits = (bits + passes - 1) / passes;
     uint64_t *from = keys, *to = scratch;
     for (int half = 0; half < 64; half += 32) {
-        for (int shift = 0; shift < bits; shift += RADIX_BITS) {
+        for (int shift = 0; shift < bits; shift += s.digit_bits) {
             s.from = from, s.to = to, s.shift = half + shift;
             radix_pass(world, &s); // one part: cw__parallel_for runs it here
             uint64_t *swap = from;
