@@ -8,7 +8,11 @@
 
 #include <float.h>
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #define CELL_EMPTY INT64_MIN
 // A proxy covering more cells than this along either axis goes to the large list: filing it would
@@ -211,11 +215,34 @@ static bool file_large(cw__grid *grid, uint32_t index)
     return true;
 }
 
-// The cells a box covers at the grid's cell size.
+#if defined(__SSE2__)
+// cw__grid_cell_coord() of two floats at once, by the same operations (so the same cells): the
+// product, clamped (MAXPD yields its second operand for NaN, as the scalar test does), truncated,
+// and one less where the truncation went up.
+static __m128i cell_coords2(__m128d x, __m128d inv)
+{
+    __m128d c = _mm_min_pd(_mm_max_pd(_mm_mul_pd(x, inv), _mm_set1_pd(-CELL_LIMIT)), _mm_set1_pd(CELL_LIMIT));
+    __m128i truncated = _mm_cvttpd_epi32(c);
+    __m128d up = _mm_cmplt_pd(c, _mm_cvtepi32_pd(truncated));
+    return _mm_add_epi32(truncated, _mm_shuffle_epi32(_mm_castpd_si128(up), _MM_SHUFFLE(3, 3, 2, 0)));
+}
+#endif
+
+// The cells a box covers at the grid's cell size. Every moved proxy's four coordinates are found
+// here each step: where SSE2 is at hand, two at a time, in a quarter of the instructions.
 static void cover(const cw__grid *grid, cw__proxy *p)
 {
+#if defined(__SSE2__)
+    _Static_assert(offsetof(cw__proxy, cy1) == offsetof(cw__proxy, cx0) + 3 * sizeof(int32_t), "cx0..cy1 in a row");
+    _Static_assert(sizeof(cw__box) == 4 * sizeof(float), "a box is its four floats");
+    __m128 box = _mm_loadu_ps((const float *)(const void *)&p->box);
+    __m128d inv = _mm_set1_pd(grid->inv_cell_size);
+    __m128i mins = cell_coords2(_mm_cvtps_pd(box), inv), maxs = cell_coords2(_mm_cvtps_pd(_mm_movehl_ps(box, box)), inv);
+    _mm_storeu_si128((__m128i *)(void *)&p->cx0, _mm_unpacklo_epi64(mins, maxs));
+#else
     p->cx0 = cw__grid_cell_coord(grid, p->box.min_x), p->cy0 = cw__grid_cell_coord(grid, p->box.min_y);
     p->cx1 = cw__grid_cell_coord(grid, p->box.max_x), p->cy1 = cw__grid_cell_coord(grid, p->box.max_y);
+#endif
 }
 
 static bool is_large(const cw__proxy *p)
