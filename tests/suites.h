@@ -48,6 +48,10 @@ extern const struct CMUnitTest world_tests[WORLD_TEST_COUNT];
 #define QUERY_ROUNDING_TEST_COUNT 1
 extern const struct CMUnitTest query_rounding_tests[QUERY_ROUNDING_TEST_COUNT];
 
+// cw_shape_aabb of a box is its exact bounds rounded outward to floats, and the world's the same.
+#define AABB_TEST_COUNT 1
+extern const struct CMUnitTest aabb_tests[AABB_TEST_COUNT];
+
 // A moved body is the body created there (cw_body_set_transform's short path).
 #define MOVE_TEST_COUNT 2
 extern const struct CMUnitTest move_tests[MOVE_TEST_COUNT];
