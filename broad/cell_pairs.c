@@ -1,6 +1,10 @@
-// A cell's members tested against each other (see cell_pairs.h): vectorised columns for ordinary
-// cells, plain pairs for a few members or a crowd.
+// A cell's members tested against each other (see cell_pairs.h): pairs in packed compares for the
+// few members an ordinary cell holds, vectorised columns for more, plain pairs for a crowd.
 #include "cell_pairs.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 static bool wanted(const member *a, const member *b)
 {
@@ -15,9 +19,31 @@ static void report_pair(uint32_t a, uint32_t b, cw__pair_list *out)
     cw__pair_list_add(out, a < b ? a : b, a < b ? b : a);
 }
 
+#if defined(__SSE2__)
+// wanted() with the boxes in one packed compare: a's min corner against b's max and b's min against
+// a's max (the same four comparisons, so the same answer, NaN included). A cell holds a few members
+// (at 10k boxes 3.7 on average, 2 to 9 in all but a few cells): one pair costs about a dozen
+// instructions this way, where the columns' setup and remainders came to some fifty.
+static void pairs_packed(const member *members, int n, cw__pair_list *out)
+{
+    for (int i = 0; i < n - 1 && !out->failed; i++) {
+        const __m128 a = _mm_loadu_ps((const float *)(const void *)&members[i].box);
+        const uint32_t fa = members[i].flags;
+        for (int j = i + 1; j < n; j++) {
+            const __m128 b = _mm_loadu_ps((const float *)(const void *)&members[j].box);
+            const uint32_t fb = members[j].flags;
+            bool meet = _mm_movemask_ps(_mm_cmple_ps(_mm_movelh_ps(a, b), _mm_movehl_ps(a, b))) == 15;
+            if (meet & (((fa | fb) & REPORTED_HERE) == REPORTED_HERE) & ((fa & fb & STATIC) == 0))
+                report_pair(members[i].index, members[j].index, out);
+        }
+    }
+}
+#endif
+
 // A cell's members as columns, so that testing one member against all the later ones vectorises.
 #define COLUMN_MAX 128
 #define SMALL_CELL 4 // below this, setting up the columns costs more than it saves
+#define PACKED_MAX 8  // up to this, pairs in packed compares (where SSE2 is at hand) beat the columns
 typedef struct columns {
     float min_x[COLUMN_MAX], min_y[COLUMN_MAX], max_x[COLUMN_MAX], max_y[COLUMN_MAX];
     uint32_t flags[COLUMN_MAX];
@@ -44,7 +70,13 @@ static void pairs_in_columns(const member *members, int n, columns *c, cw__pair_
     }
 }
 
-void cw__pairs_among(const member *members, int n, cw__pair_list *out)
+// Cells beyond the packed compares' reach (and every cell without SSE2): the columns' setup pays
+// for itself from a few members on; plain pairs below that and for a crowd. Out of line: the
+// columns' stack frame would otherwise be set up for every cell.
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void pairs_many(const member *members, int n, cw__pair_list *out)
 {
     if (n > SMALL_CELL && n <= COLUMN_MAX) {
         columns c;
@@ -66,4 +98,15 @@ void cw__pairs_among(const member *members, int n, cw__pair_list *out)
         for (int j = i + 1; j < n; j++)
             if (wanted(&members[i], &members[j]))
                 report_pair(members[i].index, members[j].index, out);
+}
+
+void cw__pairs_among(const member *members, int n, cw__pair_list *out)
+{
+#if defined(__SSE2__)
+    if (n <= PACKED_MAX) {
+        pairs_packed(members, n, out);
+        return;
+    }
+#endif
+    pairs_many(members, n, out);
 }
