@@ -8,7 +8,6 @@
 
 #include <float.h>
 #include <math.h>
-#include <stddef.h>
 #include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -228,21 +227,33 @@ static __m128i cell_coords2(__m128d x, __m128d inv)
 }
 #endif
 
-// The cells a box covers at the grid's cell size. Every moved proxy's four coordinates are found
-// here each step: where SSE2 is at hand, two at a time, in a quarter of the instructions.
+// The cells a box covers at the grid's cell size, as x0, y0, x1, y1 (a proxy's cx0..cy1). Every
+// moved proxy's are found each step: where SSE2 is at hand, two at a time, in a quarter of the
+// instructions.
+typedef struct cell_range {
+    int32_t c[4];
+} cell_range;
+
+static cell_range cells_of(const cw__grid *grid, const cw__box *box)
+{
+    cell_range r;
+#if defined(__SSE2__)
+    _Static_assert(sizeof(cw__box) == 4 * sizeof(float), "a box is its four floats");
+    __m128 sides = _mm_loadu_ps((const float *)(const void *)box);
+    __m128d inv = _mm_set1_pd(grid->inv_cell_size);
+    __m128i mins = cell_coords2(_mm_cvtps_pd(sides), inv), maxs = cell_coords2(_mm_cvtps_pd(_mm_movehl_ps(sides, sides)), inv);
+    _mm_storeu_si128((__m128i *)(void *)r.c, _mm_unpacklo_epi64(mins, maxs));
+#else
+    r.c[0] = cw__grid_cell_coord(grid, box->min_x), r.c[1] = cw__grid_cell_coord(grid, box->min_y);
+    r.c[2] = cw__grid_cell_coord(grid, box->max_x), r.c[3] = cw__grid_cell_coord(grid, box->max_y);
+#endif
+    return r;
+}
+
 static void cover(const cw__grid *grid, cw__proxy *p)
 {
-#if defined(__SSE2__)
-    _Static_assert(offsetof(cw__proxy, cy1) == offsetof(cw__proxy, cx0) + 3 * sizeof(int32_t), "cx0..cy1 in a row");
-    _Static_assert(sizeof(cw__box) == 4 * sizeof(float), "a box is its four floats");
-    __m128 box = _mm_loadu_ps((const float *)(const void *)&p->box);
-    __m128d inv = _mm_set1_pd(grid->inv_cell_size);
-    __m128i mins = cell_coords2(_mm_cvtps_pd(box), inv), maxs = cell_coords2(_mm_cvtps_pd(_mm_movehl_ps(box, box)), inv);
-    _mm_storeu_si128((__m128i *)(void *)&p->cx0, _mm_unpacklo_epi64(mins, maxs));
-#else
-    p->cx0 = cw__grid_cell_coord(grid, p->box.min_x), p->cy0 = cw__grid_cell_coord(grid, p->box.min_y);
-    p->cx1 = cw__grid_cell_coord(grid, p->box.max_x), p->cy1 = cw__grid_cell_coord(grid, p->box.max_y);
-#endif
+    cell_range r = cells_of(grid, &p->box);
+    p->cx0 = r.c[0], p->cy0 = r.c[1], p->cx1 = r.c[2], p->cy1 = r.c[3];
 }
 
 static bool is_large(const cw__proxy *p)
@@ -311,25 +322,41 @@ bool cw__grid_reserve(cw__grid *grid, uint32_t proxies)
     return proxies <= grid->proxy_capacity || resize_proxies(grid, proxies);
 }
 
-bool cw__grid_update(cw__grid *grid, uint32_t index, const cw__box *box, bool is_static)
+// A proxy inserted, or moved to other cells: refiled, everything reserved first. Out of line, so
+// that the common move does not pay for its registers.
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static bool refile(cw__grid *grid, uint32_t index, const cw__box *box, bool is_static, const cell_range *r)
 {
-    if (index >= grid->proxy_capacity && !resize_proxies(grid, cw__grown_capacity(grid->proxy_capacity, index + 1, 16)))
-        return false;
     cw__proxy *p = &grid->proxies[index], moved = *p;
     moved.box = *box;
     moved.is_static = is_static;
     moved.moved_stamp = grid->stamp;
-    cover(grid, &moved);
-    bool same_cells = p->live && moved.cx0 == p->cx0 && moved.cy0 == p->cy0 && moved.cx1 == p->cx1 &&
-                      moved.cy1 == p->cy1;
-    if (!same_cells && !reserve_filing(grid, &moved))
+    moved.cx0 = r->c[0], moved.cy0 = r->c[1], moved.cx1 = r->c[2], moved.cy1 = r->c[3];
+    if (!reserve_filing(grid, &moved))
         return false; // out of memory: the proxy is as it was
-    if (!same_cells && p->live)
+    if (p->live)
         unfile(grid, index);
     moved.live = true;
     *p = moved;
-    if (!same_cells)
-        file(grid, index); // cannot fail: reserved above
+    file(grid, index); // cannot fail: reserved above
+    return true;
+}
+
+bool cw__grid_update(cw__grid *grid, uint32_t index, const cw__box *box, bool is_static)
+{
+    if (index >= grid->proxy_capacity && !resize_proxies(grid, cw__grown_capacity(grid->proxy_capacity, index + 1, 16)))
+        return false;
+    cw__proxy *p = &grid->proxies[index];
+    cell_range r = cells_of(grid, box);
+    // Most moves stay in their cells (a body crosses a cell's edge every few dozen steps): only the
+    // box and the marks change.
+    if (!(p->live && r.c[0] == p->cx0 && r.c[1] == p->cy0 && r.c[2] == p->cx1 && r.c[3] == p->cy1))
+        return refile(grid, index, box, is_static, &r);
+    p->box = *box;
+    p->is_static = is_static;
+    p->moved_stamp = grid->stamp;
     return true;
 }
 
@@ -467,6 +494,8 @@ static extent filed_extent(const cw__grid *grid)
 
 // Files every proxy's member record in a flat array, cell by cell (a counting sort on the dense cell
 // number): reads the proxies in order and each cell's members contiguously, with no lists to chase.
+// The proxy's cells are read into locals first: the counts are uint32_t, which may alias its int32_t
+// fields, so the compiler would load them again after every count.
 static void sort_into_cells(cw__grid *grid, const extent *e, uint32_t width, uint32_t cells)
 {
     uint32_t *start = grid->cell_start;
@@ -477,23 +506,25 @@ static void sort_into_cells(cw__grid *grid, const extent *e, uint32_t width, uin
         const cw__proxy *p = &grid->proxies[i];
         if (!p->live || p->large)
             continue;
-        for (int32_t cy = p->cy0; cy <= p->cy1; cy++) {
-            uint32_t *row = start + (uint32_t)(cy - e->y0) * width + 1 + (uint32_t)(p->cx0 - e->x0);
-            for (int32_t k = 0; k <= p->cx1 - p->cx0; k++)
+        uint32_t columns = (uint32_t)(p->cx1 - p->cx0) + 1, rows = (uint32_t)(p->cy1 - p->cy0) + 1;
+        uint32_t *row = start + (uint32_t)(p->cy0 - e->y0) * width + 1 + (uint32_t)(p->cx0 - e->x0);
+        for (uint32_t y = 0; y < rows; y++, row += width)
+            for (uint32_t k = 0; k < columns; k++)
                 row[k]++;
-        }
     }
     for (uint32_t c = 1, sum = 0, n; c <= cells; c++)
         n = start[c], start[c] = sum, sum += n;
+    member *sorted = grid->sorted;
     for (uint32_t i = 0; i < grid->proxy_capacity; i++) {
         const cw__proxy *p = &grid->proxies[i];
         if (!p->live || p->large)
             continue;
+        uint32_t columns = (uint32_t)(p->cx1 - p->cx0) + 1, rows = (uint32_t)(p->cy1 - p->cy0) + 1;
+        uint32_t *row = start + (uint32_t)(p->cy0 - e->y0) * width + 1 + (uint32_t)(p->cx0 - e->x0);
         member m = cw__member_of(grid, i, p->cx0, p->cy0); // flags for the first cell, then adjusted
-        for (int32_t cy = p->cy0; cy <= p->cy1; cy++) {
-            uint32_t *row = start + (uint32_t)(cy - e->y0) * width + 1 + (uint32_t)(p->cx0 - e->x0);
-            for (int32_t k = 0; k <= p->cx1 - p->cx0; k++) {
-                grid->sorted[row[k]++] = m;
+        for (uint32_t y = 0; y < rows; y++, row += width) {
+            for (uint32_t k = 0; k < columns; k++) {
+                sorted[row[k]++] = m;
                 m.flags &= ~(uint32_t)STARTS_COLUMN;
             }
             m.flags = (m.flags & ~(uint32_t)STARTS_ROW) | STARTS_COLUMN;
