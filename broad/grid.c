@@ -751,6 +751,8 @@ bool cw__grid_pairs_begin(cw__grid *grid, uint32_t moved_count, cw__pair_list *o
 bool cw__grid_pairs_end(cw__grid *grid, const uint32_t *moved, uint32_t moved_count, cw__pair_list *out)
 {
     bool scan = scanning(grid, moved_count);
+    if (scan && grid->large_count == 0) // the scan found every pair: nothing is large
+        return !out->failed;
     for (uint32_t i = 0; i < moved_count && !out->failed; i++) {
         uint32_t p = moved[i];
         if (p >= grid->proxy_capacity || !grid->proxies[p].live)
