@@ -26,6 +26,10 @@ static bool check_world(const cw_world *world)
 
 bool cw__world_may_change(const cw_world *world)
 {
+    // Nobody queries or steps (every change between steps): a query callback on this thread counts
+    // in `queries` too, so nothing below can object.
+    if (atomic_load(&world->queries) == 0 && !atomic_load(&world->stepping))
+        return true;
     if (cw__in_query(world)) {
         cw__fail("Bodies cannot be created, destroyed or changed from inside a query callback.");
         return false;
@@ -48,22 +52,25 @@ static cw__slot *changeable_slot(cw_world *world, cw_body_id id)
     return slot != NULL && cw__world_may_change(world) ? slot : NULL;
 }
 
+// Whether `id` names a live body of the world (not NULL).
+static inline bool is_live(const cw_world *world, cw_body_id id)
+{
+    return id.index != 0 && id.index < world->slot_count && world->hot[id.index].state == CW__ALIVE &&
+           world->slots[id.index].generation == id.generation;
+}
+
 cw__slot *cw__world_slot(const cw_world *world, cw_body_id id)
 {
     if (!check_world(world))
         return NULL;
-    if (!cw_body_is_valid(world, id)) {
+    if (!is_live(world, id)) {
         cw__fail("The body id is stale or null: that body was destroyed or never existed.");
         return NULL;
     }
     return &world->slots[id.index];
 }
 
-bool cw_body_is_valid(const cw_world *world, cw_body_id id)
-{
-    return world != NULL && id.index != 0 && id.index < world->slot_count &&
-           world->hot[id.index].state == CW__ALIVE && world->slots[id.index].generation == id.generation;
-}
+bool cw_body_is_valid(const cw_world *world, cw_body_id id) { return world != NULL && is_live(world, id); }
 
 void cw__world_mark_dirty(cw_world *world, uint32_t index)
 {
