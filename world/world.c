@@ -425,7 +425,7 @@ static bool file_outcome(cw_world *world, uint8_t outcome, uint32_t a, uint32_t 
 // The pair loop reads two bodies' hot records per candidate, scattered over the whole array; asking
 // for them some candidates ahead hides most of the memory latency in large worlds.
 #define PREFETCH_AHEAD 16
-static inline void prefetch_hot(const cw_world *world, uint32_t index)
+static CW__ALWAYS_INLINE void prefetch_hot(const cw_world *world, uint32_t index)
 {
 #if defined(__GNUC__)
     const char *record = (const char *)&world->hot[index];
@@ -436,7 +436,7 @@ static inline void prefetch_hot(const cw_world *world, uint32_t index)
 #endif
 }
 
-static inline void prefetch_pair(const cw_world *world, uint32_t pair, uint32_t pair_count)
+static CW__ALWAYS_INLINE void prefetch_pair(const cw_world *world, uint32_t pair, uint32_t pair_count)
 {
     if (pair + PREFETCH_AHEAD < pair_count) {
         prefetch_hot(world, world->candidates.items[2 * (pair + PREFETCH_AHEAD)]);
