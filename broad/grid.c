@@ -492,6 +492,52 @@ static extent filed_extent(const cw__grid *grid)
     return e;
 }
 
+// The count of a filed proxy's first cell in the sorting scan (see sort_into_cells).
+static inline uint32_t *first_count(uint32_t *start, const extent *e, uint32_t width, const cw__proxy *p)
+{
+    return start + (uint32_t)(p->cy0 - e->y0) * width + 1 + (uint32_t)(p->cx0 - e->x0);
+}
+
+// Proxies are numbered as their bodies, which lie anywhere, so each one's counts and member records
+// land anywhere in arrays that outgrow the caches from some 30k bodies on. Asked for ahead, their
+// misses overlap: the counts SCAN_AHEAD proxies ahead, and while placing, the record a proxy's
+// first member goes to SCAN_AHEAD / 2 ahead (its count, asked for earlier, is in the cache by then).
+// Only where the arrays outgrow SCAN_CACHED bytes (a core's L2 here): below that the prefetches are
+// pure cost (10k boxes 3% slower with them, 1M 18% faster). Always inlined: GCC judges a function
+// that only prefetches to have no effect and drops its calls.
+#define SCAN_AHEAD 64
+#define SCAN_CACHED (1u << 20)
+#if defined(__GNUC__)
+static inline __attribute__((always_inline)) void prefetch_count(const cw__grid *grid, uint32_t i, uint32_t *start,
+                                                                 const extent *e, uint32_t width)
+{
+    if (i >= grid->proxy_capacity)
+        return;
+    const cw__proxy *p = &grid->proxies[i];
+    if (p->live && !p->large)
+        __builtin_prefetch(first_count(start, e, width, p), 1);
+}
+
+static inline __attribute__((always_inline)) void prefetch_record(const cw__grid *grid, uint32_t i, uint32_t *start,
+                                                                  const extent *e, uint32_t width)
+{
+    if (i >= grid->proxy_capacity)
+        return;
+    const cw__proxy *p = &grid->proxies[i];
+    if (p->live && !p->large)
+        __builtin_prefetch(&grid->sorted[*first_count(start, e, width, p)], 1);
+}
+#else
+static inline void prefetch_count(const cw__grid *grid, uint32_t i, uint32_t *start, const extent *e, uint32_t width)
+{
+    (void)grid, (void)i, (void)start, (void)e, (void)width;
+}
+static inline void prefetch_record(const cw__grid *grid, uint32_t i, uint32_t *start, const extent *e, uint32_t width)
+{
+    (void)grid, (void)i, (void)start, (void)e, (void)width;
+}
+#endif
+
 // Files every proxy's member record in a flat array, cell by cell (a counting sort on the dense cell
 // number): reads the proxies in order and each cell's members contiguously, with no lists to chase.
 // The proxy's cells are read into locals first: the counts are uint32_t, which may alias its int32_t
@@ -500,14 +546,17 @@ static void sort_into_cells(cw__grid *grid, const extent *e, uint32_t width, uin
 {
     uint32_t *start = grid->cell_start;
     memset(start, 0, (cells + 1) * sizeof *start);
+    bool ahead = (uint64_t)cells * sizeof *start + e->entries * sizeof(member) > SCAN_CACHED;
     // Cell k counts in start[k + 1]; the sums turn that into where k starts, and placing the
     // members then leaves start[k + 1] where k ends, so k's members are [start[k], start[k + 1]).
     for (uint32_t i = 0; i < grid->proxy_capacity; i++) {
+        if (ahead)
+            prefetch_count(grid, i + SCAN_AHEAD, start, e, width);
         const cw__proxy *p = &grid->proxies[i];
         if (!p->live || p->large)
             continue;
         uint32_t columns = (uint32_t)(p->cx1 - p->cx0) + 1, rows = (uint32_t)(p->cy1 - p->cy0) + 1;
-        uint32_t *row = start + (uint32_t)(p->cy0 - e->y0) * width + 1 + (uint32_t)(p->cx0 - e->x0);
+        uint32_t *row = first_count(start, e, width, p);
         for (uint32_t y = 0; y < rows; y++, row += width)
             for (uint32_t k = 0; k < columns; k++)
                 row[k]++;
@@ -516,11 +565,15 @@ static void sort_into_cells(cw__grid *grid, const extent *e, uint32_t width, uin
         n = start[c], start[c] = sum, sum += n;
     member *sorted = grid->sorted;
     for (uint32_t i = 0; i < grid->proxy_capacity; i++) {
+        if (ahead) {
+            prefetch_count(grid, i + SCAN_AHEAD, start, e, width);
+            prefetch_record(grid, i + SCAN_AHEAD / 2, start, e, width);
+        }
         const cw__proxy *p = &grid->proxies[i];
         if (!p->live || p->large)
             continue;
         uint32_t columns = (uint32_t)(p->cx1 - p->cx0) + 1, rows = (uint32_t)(p->cy1 - p->cy0) + 1;
-        uint32_t *row = start + (uint32_t)(p->cy0 - e->y0) * width + 1 + (uint32_t)(p->cx0 - e->x0);
+        uint32_t *row = first_count(start, e, width, p);
         member m = cw__member_of(grid, i, p->cx0, p->cy0); // flags for the first cell, then adjusted
         for (uint32_t y = 0; y < rows; y++, row += width) {
             for (uint32_t k = 0; k < columns; k++) {
