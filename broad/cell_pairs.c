@@ -26,6 +26,28 @@ static void report_pair(uint32_t a, uint32_t b, cw__pair_list *out)
 // instructions this way, where the columns' setup and remainders came to some fifty.
 static void pairs_packed(const member *members, int n, cw__pair_list *out)
 {
+    // Whether a pair is reported is as random as the bodies: where the list has room for every pair
+    // the cell could report, each is written and the count moves by 0 or 2, without a branch to
+    // mispredict. Else (a full list, or one near its limit) one pair at a time, as the list allows.
+    uint32_t most = (uint32_t)(n * (n - 1)); // indices of every pair
+    if (out->capacity - out->count >= most && (out->limit == 0 || out->limit - out->count >= most) && !out->failed) {
+        uint32_t *items = out->items, count = out->count;
+        for (int i = 0; i < n - 1; i++) {
+            const __m128 a = _mm_loadu_ps((const float *)(const void *)&members[i].box);
+            const uint32_t fa = members[i].flags, ia = members[i].index;
+            for (int j = i + 1; j < n; j++) {
+                const __m128 b = _mm_loadu_ps((const float *)(const void *)&members[j].box);
+                const uint32_t fb = members[j].flags, ib = members[j].index;
+                bool meet = _mm_movemask_ps(_mm_cmple_ps(_mm_movelh_ps(a, b), _mm_movehl_ps(a, b))) == 15;
+                bool hit = meet & (((fa | fb) & REPORTED_HERE) == REPORTED_HERE) & ((fa & fb & STATIC) == 0);
+                items[count] = ia < ib ? ia : ib;
+                items[count + 1] = ia < ib ? ib : ia;
+                count += 2u * hit;
+            }
+        }
+        out->count = count;
+        return;
+    }
     for (int i = 0; i < n - 1 && !out->failed; i++) {
         const __m128 a = _mm_loadu_ps((const float *)(const void *)&members[i].box);
         const uint32_t fa = members[i].flags;
