@@ -159,8 +159,9 @@ static inline bool cw__obbs_overlap(const cw__obb *a, const cw__obb *b)
     double tolerance = a->tolerance < b->tolerance ? a->tolerance : b->tolerance;
 #if defined(__SSE2__)
     __m128d dx = _mm_set1_pd(b->cx - a->cx), dy = _mm_set1_pd(b->cy - a->cy), tol = _mm_set1_pd(tolerance);
-    return cw__obb_depths_exceed(a, b, _mm_set_pd(-a->s, a->c), _mm_set_pd(a->c, a->s), dx, dy, tol) &
-           cw__obb_depths_exceed(a, b, _mm_set_pd(-b->s, b->c), _mm_set_pd(b->c, b->s), dx, dy, tol);
+    bool on_a = cw__obb_depths_exceed(a, b, _mm_set_pd(-a->s, a->c), _mm_set_pd(a->c, a->s), dx, dy, tol);
+    bool on_b = cw__obb_depths_exceed(a, b, _mm_set_pd(-b->s, b->c), _mm_set_pd(b->c, b->s), dx, dy, tol);
+    return on_a & on_b;
 #else
     double d;
     return cw__obb_depth(a, b, a->c, a->s, &d) > tolerance && cw__obb_depth(a, b, -a->s, a->c, &d) > tolerance &&
