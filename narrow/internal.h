@@ -135,18 +135,27 @@ static inline double cw__obb_depth(const cw__obb *a, const cw__obb *b, double nx
 }
 
 #if defined(__SSE2__)
+// |nx * x + ny * y| on two axes at once, lane by lane as the scalar expression.
+static inline __m128d cw__abs_dot2(__m128d nx, __m128d ny, __m128d x, __m128d y)
+{
+    const __m128d magnitude = _mm_castsi128_pd(_mm_set1_epi64x(0x7fffffffffffffffLL));
+    return _mm_and_pd(_mm_add_pd(_mm_mul_pd(nx, x), _mm_mul_pd(ny, y)), magnitude);
+}
+
+// cw__obb_radius() on two axes at once.
+static inline __m128d cw__obb_radius2(const cw__obb *o, __m128d nx, __m128d ny)
+{
+    return _mm_add_pd(cw__abs_dot2(nx, ny, _mm_set1_pd(o->ux), _mm_set1_pd(o->uy)),
+                      cw__abs_dot2(nx, ny, _mm_set1_pd(o->vx), _mm_set1_pd(o->vy)));
+}
+
 // cw__obb_depth() > tol on two axes at once, lane by lane the very same operations (so the same
 // answer): the projections' radii, the centres' distance, the depth.
 static inline bool cw__obb_depths_exceed(const cw__obb *a, const cw__obb *b, __m128d nx, __m128d ny, __m128d dx,
                                          __m128d dy, __m128d tol)
 {
-    const __m128d magnitude = _mm_castsi128_pd(_mm_set1_epi64x(0x7fffffffffffffffLL));
-    __m128d ra = _mm_add_pd(_mm_and_pd(_mm_add_pd(_mm_mul_pd(nx, _mm_set1_pd(a->ux)), _mm_mul_pd(ny, _mm_set1_pd(a->uy))), magnitude),
-                            _mm_and_pd(_mm_add_pd(_mm_mul_pd(nx, _mm_set1_pd(a->vx)), _mm_mul_pd(ny, _mm_set1_pd(a->vy))), magnitude));
-    __m128d rb = _mm_add_pd(_mm_and_pd(_mm_add_pd(_mm_mul_pd(nx, _mm_set1_pd(b->ux)), _mm_mul_pd(ny, _mm_set1_pd(b->uy))), magnitude),
-                            _mm_and_pd(_mm_add_pd(_mm_mul_pd(nx, _mm_set1_pd(b->vx)), _mm_mul_pd(ny, _mm_set1_pd(b->vy))), magnitude));
-    __m128d d = _mm_and_pd(_mm_add_pd(_mm_mul_pd(nx, dx), _mm_mul_pd(ny, dy)), magnitude);
-    return _mm_movemask_pd(_mm_cmpgt_pd(_mm_sub_pd(_mm_add_pd(ra, rb), d), tol)) == 3;
+    __m128d radii = _mm_add_pd(cw__obb_radius2(a, nx, ny), cw__obb_radius2(b, nx, ny));
+    return _mm_movemask_pd(_mm_cmpgt_pd(_mm_sub_pd(radii, cw__abs_dot2(nx, ny, dx, dy)), tol)) == 3;
 }
 #endif
 

@@ -4,9 +4,6 @@
 #include <float.h>
 #include <math.h>
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 cw_transform cw_default_transform(void)
 {
