@@ -1,8 +1,10 @@
 // The uniform hashed grid (see grid.h): filing proxies in cells and finding the candidate pairs.
-// Queries (boxes and rays through the cells) are in grid_query.c; the test of a cell's members
-// against each other in cell_pairs.c.
+// Queries (boxes and rays through the cells) are in grid_query.c; the sorting scan (every proxy
+// counting-sorted by cell when most moved) in grid_sort.c; the test of a cell's members against
+// each other in cell_pairs.c.
 #include "grid.h"
 #include "cell_pairs.h"
+#include "grid_sort.h"
 
 #include "../narrow/alloc.h"
 
@@ -472,183 +474,6 @@ static void pairs_in_cell(const cw__grid *grid, const cw__cell *cell, member *me
     cw__pairs_among(members, n, out);
 }
 
-// The cell range covered by the filed proxies, and how many cell entries they make.
-typedef struct extent {
-    int32_t x0, y0, x1, y1;
-    uint64_t entries;
-} extent;
-
-static extent filed_extent(const cw__grid *grid)
-{
-    extent e = {INT32_MAX, INT32_MAX, INT32_MIN, INT32_MIN, 0};
-    for (uint32_t i = 0; i < grid->proxy_capacity; i++) {
-        const cw__proxy *p = &grid->proxies[i];
-        if (!p->live || p->large)
-            continue;
-        e.x0 = p->cx0 < e.x0 ? p->cx0 : e.x0, e.y0 = p->cy0 < e.y0 ? p->cy0 : e.y0;
-        e.x1 = p->cx1 > e.x1 ? p->cx1 : e.x1, e.y1 = p->cy1 > e.y1 ? p->cy1 : e.y1;
-        e.entries += (uint64_t)((int64_t)p->cx1 - p->cx0 + 1) * (uint64_t)((int64_t)p->cy1 - p->cy0 + 1);
-    }
-    return e;
-}
-
-// The count of a filed proxy's first cell in the sorting scan (see sort_into_cells).
-static inline uint32_t *first_count(uint32_t *start, const extent *e, uint32_t width, const cw__proxy *p)
-{
-    return start + (uint32_t)(p->cy0 - e->y0) * width + 1 + (uint32_t)(p->cx0 - e->x0);
-}
-
-// Proxies are numbered as their bodies, which lie anywhere, so each one's counts and member records
-// land anywhere in arrays that outgrow the caches from some 30k bodies on. Asked for ahead, their
-// misses overlap: the counts SCAN_AHEAD proxies ahead, and while placing, the record a proxy's
-// first member goes to SCAN_AHEAD / 2 ahead (its count, asked for earlier, is in the cache by then).
-// Only where the arrays outgrow SCAN_CACHED bytes (a core's L2 here): below that the prefetches are
-// pure cost (10k boxes 3% slower with them, 1M 18% faster). The prefetches are written in the
-// loops: GCC judges a function that only prefetches to have no effect and drops its calls.
-#define SCAN_AHEAD 64
-#define SCAN_CACHED (1u << 20)
-#if defined(__GNUC__)
-#define PREFETCH_FOR_WRITE(address) __builtin_prefetch((address), 1)
-#else
-#define PREFETCH_FOR_WRITE(address) ((void)(address))
-#endif
-
-// The first count of proxy i where it is filed in cells (NULL past the last proxy, or for one not
-// filed): what the scan asks for ahead.
-static inline uint32_t *count_ahead(const cw__grid *grid, uint32_t i, uint32_t *start, const extent *e, uint32_t width)
-{
-    if (i >= grid->proxy_capacity || !grid->proxies[i].live || grid->proxies[i].large)
-        return NULL;
-    return first_count(start, e, width, &grid->proxies[i]);
-}
-
-// Files every proxy's member record in a flat array, cell by cell (a counting sort on the dense cell
-// number): reads the proxies in order and each cell's members contiguously, with no lists to chase.
-// The proxy's cells are read into locals first: the counts are uint32_t, which may alias its int32_t
-// fields, so the compiler would load them again after every count.
-static void sort_into_cells(cw__grid *grid, const extent *e, uint32_t width, uint32_t cells)
-{
-    uint32_t *start = grid->cell_start;
-    memset(start, 0, (cells + 1) * sizeof *start);
-    bool ahead = (uint64_t)cells * sizeof *start + e->entries * sizeof(member) > SCAN_CACHED;
-    // Cell k counts in start[k + 1]; the sums turn that into where k starts, and placing the
-    // members then leaves start[k + 1] where k ends, so k's members are [start[k], start[k + 1]).
-    for (uint32_t i = 0; i < grid->proxy_capacity; i++) {
-        uint32_t *later = ahead ? count_ahead(grid, i + SCAN_AHEAD, start, e, width) : NULL;
-        if (later)
-            PREFETCH_FOR_WRITE(later);
-        const cw__proxy *p = &grid->proxies[i];
-        if (!p->live || p->large)
-            continue;
-        uint32_t columns = (uint32_t)(p->cx1 - p->cx0) + 1, rows = (uint32_t)(p->cy1 - p->cy0) + 1;
-        uint32_t *row = first_count(start, e, width, p);
-        for (uint32_t y = 0; y < rows; y++, row += width)
-            for (uint32_t k = 0; k < columns; k++)
-                row[k]++;
-    }
-    for (uint32_t c = 1, sum = 0, n; c <= cells; c++)
-        n = start[c], start[c] = sum, sum += n;
-    member *sorted = grid->sorted;
-    for (uint32_t i = 0; i < grid->proxy_capacity; i++) {
-        uint32_t *later = ahead ? count_ahead(grid, i + SCAN_AHEAD, start, e, width) : NULL;
-        uint32_t *sooner = ahead ? count_ahead(grid, i + SCAN_AHEAD / 2, start, e, width) : NULL;
-        if (later)
-            PREFETCH_FOR_WRITE(later);
-        if (sooner)
-            PREFETCH_FOR_WRITE(&grid->sorted[*sooner]);
-        const cw__proxy *p = &grid->proxies[i];
-        if (!p->live || p->large)
-            continue;
-        uint32_t columns = (uint32_t)(p->cx1 - p->cx0) + 1, rows = (uint32_t)(p->cy1 - p->cy0) + 1;
-        uint32_t *row = first_count(start, e, width, p);
-        member m = cw__member_of(grid, i, p->cx0, p->cy0); // flags for the first cell, then adjusted
-        for (uint32_t y = 0; y < rows; y++, row += width) {
-            for (uint32_t k = 0; k < columns; k++) {
-                sorted[row[k]++] = m;
-                m.flags &= ~(uint32_t)STARTS_COLUMN;
-            }
-            m.flags = (m.flags & ~(uint32_t)STARTS_ROW) | STARTS_COLUMN;
-        }
-    }
-}
-
-// Sorting scans in a row after which the cell table goes even if a step has used it since it was
-// built: a world that alternates between scanning steps and steps where few bodies move keeps it.
-#define RELEASE_STREAK 64
-
-// The cell table and its nodes serve the steps where few bodies move (and queries until the first
-// sorting scan); while every step scans they only take memory (at 10k bodies more than the slots).
-// They go at a sorting scan unless a step has used them since they were built (then only after
-// RELEASE_STREAK scans in a row, so that no world allocates every step); fresh_cells() builds them
-// again, all at once, when a step needs them. The table is left stale either way.
-static void release_cells(cw__grid *grid)
-{
-    grid->scan_streak = grid->scan_streak < UINT32_MAX ? grid->scan_streak + 1 : UINT32_MAX;
-    if (grid->cells_used && grid->scan_streak < RELEASE_STREAK)
-        return;
-    cw__free(grid->cells, grid->cell_capacity * sizeof *grid->cells);
-    cw__free(grid->nodes, grid->node_capacity * sizeof *grid->nodes);
-    grid->cells = NULL;
-    grid->nodes = NULL;
-    grid->cell_capacity = grid->cell_count = grid->node_capacity = 0;
-    grid->free_node = -1;
-    grid->cells_used = false;
-}
-
-// When most proxies moved and the cells in use are dense, sorting every proxy into a flat array by
-// cell beats walking the cell table. Returns SPARSE when the cells are too sparse for it.
-typedef enum scan_result { SCANNED, SPARSE, OUT_OF_MEMORY } scan_result;
-static scan_result pairs_by_sorting(cw__grid *grid, uint32_t *scan_cells)
-{
-    *scan_cells = 0;
-    extent e = filed_extent(grid);
-    if (e.entries == 0) {
-        grid->sorted_width = grid->sorted_height = 0; // no member of an older scan stays in view
-        return SCANNED;
-    }
-    uint64_t width = (uint64_t)((int64_t)e.x1 - e.x0 + 1), cells = width * (uint64_t)((int64_t)e.y1 - e.y0 + 1);
-    if (cells > 4 * e.entries + 4096 || e.entries > UINT32_MAX / 2 || cells > UINT32_MAX / 2)
-        return SPARSE;
-    release_cells(grid); // before the scratch is reserved: the two are not needed at once
-    void *start = grid->cell_start, *sorted = grid->sorted;
-    if (!cw__reserve(&start, sizeof(uint32_t), &grid->cell_start_capacity, (uint32_t)cells + 2) ||
-        !cw__reserve(&sorted, sizeof(member), &grid->sorted_capacity, (uint32_t)e.entries)) {
-        grid->cell_start = start, grid->sorted = sorted;
-        return OUT_OF_MEMORY;
-    }
-    grid->cell_start = start, grid->sorted = sorted;
-    sort_into_cells(grid, &e, (uint32_t)width, (uint32_t)cells);
-    grid->sorted_x0 = e.x0, grid->sorted_y0 = e.y0; // queries look here while the table is stale
-    grid->sorted_width = (uint32_t)width, grid->sorted_height = (uint32_t)(cells / width);
-    *scan_cells = (uint32_t)cells; // the caller scans them (cw__grid_scan_cells)
-    return SCANNED;
-}
-
-void cw__grid_scan_cells(const cw__grid *grid, uint32_t first_cell, uint32_t end_cell, cw__pair_list *out)
-{
-    for (uint32_t c = first_cell; c < end_cell && !out->failed; c++) {
-        uint32_t first = grid->cell_start[c], end = grid->cell_start[c + 1];
-        if (end - first >= 2)
-            cw__pairs_among(grid->sorted + first, (int)(end - first), out);
-    }
-}
-
-uint32_t cw__grid_scan_split(const cw__grid *grid, uint32_t cells, uint32_t k, uint32_t parts)
-{
-    if (k >= parts)
-        return cells;
-    uint64_t target = (uint64_t)grid->cell_start[cells] * k / parts;
-    uint32_t lo = 0, hi = cells; // the first cell whose members start at or after the target
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (grid->cell_start[mid] < target)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 // When most proxies moved, scanning the cells in memory order touches each proxy a few times
 // instead of once per neighbour. False if a crowded cell needed scratch memory and none was had.
 static bool pairs_by_cells(cw__grid *grid, cw__pair_list *out)
@@ -765,11 +590,11 @@ static bool fresh_cells(cw__grid *grid)
 // keeping it up to date would be wasted.
 static bool pairs_by_scan(cw__grid *grid, cw__pair_list *out, uint32_t *scan_cells)
 {
-    scan_result result = pairs_by_sorting(grid, scan_cells);
-    if (result == SCANNED)
+    cw__scan_result result = cw__grid_sort_scan(grid, scan_cells);
+    if (result == CW__SCANNED)
         grid->cells_stale = true;
-    if (result != SPARSE)
-        return result == SCANNED;
+    if (result != CW__SPARSE)
+        return result == CW__SCANNED;
     return fresh_cells(grid) && pairs_by_cells(grid, out);
 }
 

@@ -86,7 +86,7 @@ typedef struct cw__grid {
     uint32_t small_count;            // live proxies that are not large
     bool cells_stale;                // the cell table is out of date (see pairs_by_scan)
     bool cells_used;                 // a step has used the cell table since it was last built
-    uint32_t scan_streak;            // sorting scans in a row (see release_cells)
+    uint32_t scan_streak;            // sorting scans in a row (see release_cells, grid_sort.c)
     struct cw__member *crowd;        // scratch for cells more crowded than the stack buffer
     uint32_t crowd_capacity;
     uint32_t *cell_start;            // scratch of the sorting scan: where each dense cell's members start
