@@ -21,9 +21,16 @@ static void report_pair(uint32_t a, uint32_t b, cw__pair_list *out)
 
 #if defined(__SSE2__)
 // wanted() with the boxes in one packed compare: a's min corner against b's max and b's min against
-// a's max (the same four comparisons, so the same answer, NaN included). A cell holds a few members
-// (at 10k boxes 3.7 on average, 2 to 9 in all but a few cells): one pair costs about a dozen
-// instructions this way, where the columns' setup and remainders came to some fifty.
+// a's max (the same four comparisons, so the same answer, NaN included).
+static inline bool packed_wanted(__m128 a, __m128 b, uint32_t fa, uint32_t fb)
+{
+    bool meet = _mm_movemask_ps(_mm_cmple_ps(_mm_movelh_ps(a, b), _mm_movehl_ps(a, b))) == 15;
+    return meet & (((fa | fb) & REPORTED_HERE) == REPORTED_HERE) & ((fa & fb & STATIC) == 0);
+}
+
+// A cell's pairs by packed_wanted(). A cell holds a few members (at 10k boxes 3.7 on average, 2 to
+// 9 in all but a few cells): one pair costs about a dozen instructions this way, where the
+// columns' setup and remainders came to some fifty.
 static void pairs_packed(const member *members, int n, cw__pair_list *out)
 {
     // Whether a pair is reported is as random as the bodies: where the list has room for every pair
@@ -38,8 +45,7 @@ static void pairs_packed(const member *members, int n, cw__pair_list *out)
             for (int j = i + 1; j < n; j++) {
                 const __m128 b = _mm_loadu_ps((const float *)(const void *)&members[j].box);
                 const uint32_t fb = members[j].flags, ib = members[j].index;
-                bool meet = _mm_movemask_ps(_mm_cmple_ps(_mm_movelh_ps(a, b), _mm_movehl_ps(a, b))) == 15;
-                bool hit = meet & (((fa | fb) & REPORTED_HERE) == REPORTED_HERE) & ((fa & fb & STATIC) == 0);
+                bool hit = packed_wanted(a, b, fa, fb);
                 items[count] = ia < ib ? ia : ib;
                 items[count + 1] = ia < ib ? ib : ia;
                 count += 2u * hit;
@@ -54,8 +60,7 @@ static void pairs_packed(const member *members, int n, cw__pair_list *out)
         for (int j = i + 1; j < n; j++) {
             const __m128 b = _mm_loadu_ps((const float *)(const void *)&members[j].box);
             const uint32_t fb = members[j].flags;
-            bool meet = _mm_movemask_ps(_mm_cmple_ps(_mm_movelh_ps(a, b), _mm_movehl_ps(a, b))) == 15;
-            if (meet & (((fa | fb) & REPORTED_HERE) == REPORTED_HERE) & ((fa & fb & STATIC) == 0))
+            if (packed_wanted(a, b, fa, fb))
                 report_pair(members[i].index, members[j].index, out);
         }
     }
