@@ -144,8 +144,8 @@ cw__scan_result cw__grid_sort_scan(cw__grid *grid, uint32_t *scan_cells)
         return CW__SPARSE;
     release_cells(grid); // before the scratch is reserved: the two are not needed at once
     void *start = grid->cell_start, *sorted = grid->sorted;
-    if (!cw__reserve(&start, sizeof(uint32_t), &grid->cell_start_capacity, (uint32_t)cells + 2) ||
-        !cw__reserve(&sorted, sizeof(member), &grid->sorted_capacity, (uint32_t)e.entries)) {
+    if (!cw__reserve_near(&start, sizeof(uint32_t), &grid->cell_start_capacity, (uint32_t)cells + 2) ||
+        !cw__reserve_near(&sorted, sizeof(member), &grid->sorted_capacity, (uint32_t)e.entries)) {
         grid->cell_start = start, grid->sorted = sorted;
         return CW__SCAN_OUT_OF_MEMORY;
     }

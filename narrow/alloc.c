@@ -101,6 +101,12 @@ bool cw__reserve(void **array, size_t size, uint32_t *capacity, uint32_t needed)
     return regrow(array, size, capacity, cw__grown_capacity(*capacity, needed, 16));
 }
 
+bool cw__reserve_near(void **array, size_t size, uint32_t *capacity, uint32_t needed)
+{
+    uint64_t grown = (uint64_t)needed + needed / 8 + 16;
+    return needed <= *capacity || regrow(array, size, capacity, grown > UINT32_MAX ? UINT32_MAX : grown);
+}
+
 bool cw__reserve_exact(void **array, size_t size, uint32_t *capacity, uint32_t needed)
 {
     return needed <= *capacity || regrow(array, size, capacity, needed);

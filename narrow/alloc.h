@@ -29,6 +29,10 @@ uint32_t cw__grown_capacity(uint32_t capacity, uint32_t needed, uint32_t minimum
 // Makes room for at least `needed` elements of `size` bytes in *array (capacity *capacity),
 // growing geometrically and keeping the contents. Returns false (array unchanged) on failure.
 bool cw__reserve(void **array, size_t size, uint32_t *capacity, uint32_t needed);
+// The same, but to `needed` elements and an eighth: for scratch whose whole need is known each time
+// and drifts little between uses (a step's cell members), where half again would leave a third of
+// it unused. Growth is still geometric: it grows again only once the need has passed its room.
+bool cw__reserve_near(void **array, size_t size, uint32_t *capacity, uint32_t needed);
 // The same, but to exactly `needed` elements: for room asked for up front (a known body count),
 // where growth's spare room would only be waste.
 bool cw__reserve_exact(void **array, size_t size, uint32_t *capacity, uint32_t needed);
