@@ -525,9 +525,10 @@ typedef struct cw_world_def {
     /// Without it the per-body arrays grow by half again as bodies are created, so up to a third
     /// of their room lies unused (100k boxes made one by one: 1.46 times the room they need) and
     /// each growth copies them. A world that knows its size (a level's sprites, a stress test's
-    /// count) keeps exactly this room, 264 bytes a body (on 64-bit), whether the bodies come or
+    /// count) keeps exactly this room, 232 bytes a body (on 64-bit), whether the bodies come or
     /// not: creating that many box bodies allocates nothing (a mask body also keeps its prepared
-    /// form, in pages of 64 made as mask bodies come), and more bodies still fit (the arrays grow
+    /// form, in pages of 64 made as mask bodies come, and a swept one may grow the list of swept
+    /// bodies, which grows with them alone), and more bodies still fit (the arrays grow
     /// past it). Out of range, or not enough memory, and cw_world_create returns NULL with the
     /// reason in cw_last_error(). cw_world_reserve() makes the same room in a world that exists.
     int body_capacity;
@@ -567,7 +568,8 @@ CW_API cw_world *cw_world_create(const cw_world_def *def);
 /// Makes room for `bodies` live bodies in all (those there are included), exactly, as
 /// cw_world_def::body_capacity does at creation: for a world that lives across levels, call it
 /// with the next level's count before creating its bodies, and creating that many box bodies
-/// allocates nothing (a mask body also keeps its prepared form, in pages of 64). Never shrinks:
+/// allocates nothing (a mask body also keeps its prepared form, in pages of 64; a swept body may
+/// grow the list of swept bodies). Never shrinks:
 /// a count at or below the room there is does nothing. Bodies destroyed since the last step keep
 /// their slots until the next step reports their ends, so room is made beside them. Returns
 /// false, the world unchanged but for room already made, with the reason in cw_last_error() if
@@ -604,8 +606,9 @@ CW_API bool cw_body_teleport(cw_world *world, cw_body_id body, const cw_transfor
 
 /// Makes contacts of this body count anywhere along each step's motion (true) or only at the end
 /// of each step (false); see cw_body_def::swept. Takes effect at the next step, whose motion is
-/// still measured from the body's position at the last step. Never allocates. Returns false for a
-/// stale id or a NULL world.
+/// still measured from the body's position at the last step. Allocates only to grow the world's list
+/// of swept bodies (geometrically, never shrinking). Returns false (the body unchanged) for a stale
+/// id, a NULL world, or if memory runs out growing that list.
 CW_API bool cw_body_set_swept(cw_world *world, cw_body_id body, bool swept);
 
 /// Whether the body is swept; false (and an error) for a stale id.

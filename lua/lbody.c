@@ -162,12 +162,19 @@ static int apply(lua_State *L, int body_idx, int table_idx, bool teleport)
     memset(&c, 0, sizeof c);
     c.transform = cw_body_transform(world, body->id);
     read_changes(L, table_idx, table_idx, false, &c);
+    // Making a body swept may grow the world's list of swept bodies, so it goes first, undone
+    // (which never fails) if the transform is refused.
+    bool was_swept = cw_body_is_swept(world, body->id);
+    if (c.has_swept && !cw_body_set_swept(world, body->id, c.swept)) // out of memory: nothing changed
+        return lcw_fail(L);
     bool ok = true;
     if (c.has_transform || teleport)
         ok = teleport ? cw_body_teleport(world, body->id, &c.transform)
                       : cw_body_set_transform(world, body->id, &c.transform);
-    if (!ok) // a bad transform (NaN, a zero scale): nothing changed yet
+    if (!ok) { // a bad transform (NaN, a zero scale): nothing else changed yet
+        cw_body_set_swept(world, body->id, was_swept);
         return lcw_fail(L);
+    }
     if (c.shape_idx != 0 && cw_body_set_shape(world, body->id, &c.shape))
         set_env_slot(L, body_idx, LCW_B_SHAPE, c.shape_idx);
     if (c.has_category || c.has_collides_with) {
@@ -178,8 +185,6 @@ static int apply(lua_State *L, int body_idx, int table_idx, bool teleport)
     }
     if (c.has_group)
         cw_body_set_group(world, body->id, c.group);
-    if (c.has_swept)
-        cw_body_set_swept(world, body->id, c.swept);
     if (c.has_enabled)
         cw_body_set_enabled(world, body->id, c.enabled);
     if (c.data_idx != 0)

@@ -114,8 +114,7 @@ static void parallel_arrays(cw_world *world, void **arrays[CW__SLOT_ARRAYS], siz
 // already grown keep their room (each has its own capacity) and slot_capacity stays the old one.
 static bool grow_slots(cw_world *world, uint32_t capacity)
 {
-    if (!(cw__u32s_reserve_exact(&world->dirty, capacity) && cw__u32s_reserve_exact(&world->moved, capacity) &&
-          cw__u32s_reserve_exact(&world->dying, capacity) && cw__u32s_reserve_exact(&world->swept, capacity)))
+    if (!(cw__u32s_reserve_exact(&world->dirty, capacity) && cw__u32s_reserve_exact(&world->moved, capacity)))
         return false;
     void **arrays[CW__SLOT_ARRAYS];
     size_t sizes[CW__SLOT_ARRAYS];
@@ -284,7 +283,8 @@ cw_body_id cw_body_create(cw_world *world, const cw_body_def *def)
         cw__fail("The body def is NULL.");
         return null_id;
     }
-    if (!cw__prepare(&def->shape, &def->transform, &prepared) || !room_for(world, world->free_slot, &prepared))
+    if (!cw__prepare(&def->shape, &def->transform, &prepared) || !room_for(world, world->free_slot, &prepared) ||
+        (def->swept && !cw__u32s_reserve(&world->swept, world->swept.count + 1)))
         return null_id;
     uint32_t index = take_slot(world);
     if (index == 0)
@@ -292,7 +292,7 @@ cw_body_id cw_body_create(cw_world *world, const cw_body_def *def)
     cw__slot *slot = &world->slots[index];
     uint32_t reuse = (slot->generation & 0xffffffu) + 1; // the slot's count, never 0: 0/0 is the null id
     uint32_t generation = (uint32_t)world->def.id_tag << 24 | (reuse > 0xffffffu ? 1 : reuse);
-    *slot = (cw__slot){.generation = generation, .user_data = def->user_data, .shape = def->shape,
+    *slot = (cw__slot){.generation = generation, .user_data = def->user_data, .size = def->shape.size,
                        .transform = def->transform, .from = def->transform.position, .fresh = true,
                        .mask_body = slot->mask_body};
     world->hot[index] = (cw__hot){.category = def->category, .collides_with = def->collides_with,
@@ -329,9 +329,13 @@ void cw_body_destroy(cw_world *world, cw_body_id id)
     cw__grid_remove(&world->grid, id.index);
     world->hot[id.index].state = CW__DYING;
     world->retest_step[id.index] = CW__DIED;
-    world->dying.items[world->dying.count++] = id.index;
     world->extent_sum -= slot->extent;
-    slot->extent = 0;
+    slot->next_dying = 0; // over the extent: a dying slot has none
+    if (world->dying.count++ == 0)
+        world->dying.head = id.index;
+    else
+        world->slots[world->dying.tail].next_dying = id.index;
+    world->dying.tail = id.index;
     world->bodies--;
     world->static_bodies -= world->hot[id.index].is_static;
     world->disabled_bodies -= world->hot[id.index].disabled;
@@ -361,8 +365,9 @@ static void cos_sin_for(const cw_world *world, uint32_t index, const cw_transfor
 static bool move(cw_world *world, uint32_t index, const cw_transform *t)
 {
     cw__slot *slot = &world->slots[index];
+    cw_shape shape = cw__slot_shape(world, index);
     // A moderate placement with a finite rotation is valid: the full check only for the others.
-    bool moderate = cw__placement_is_moderate(&slot->shape, t) && cw__abs_bits(t->rotation) < 0x7f800000u;
+    bool moderate = cw__placement_is_moderate(&shape, t) && cw__abs_bits(t->rotation) < 0x7f800000u;
     if (!moderate && !cw__transform_is_valid(t))
         return false;
     double c, s;
@@ -370,11 +375,11 @@ static bool move(cw_world *world, uint32_t index, const cw_transform *t)
     cw__world_mark_dirty(world, index);
     if (world->hot[index].is_box) {
         cw_aabb aabb;
-        cw__place_box(&slot->shape, t, c, s, moderate, &world->hot[index].obb, &aabb);
+        cw__place_box(&shape, t, c, s, moderate, &world->hot[index].obb, &aabb);
         slot->next_aabb = (cw__box){aabb.min.x, aabb.min.y, aabb.max.x, aabb.max.y};
     } else {
         cw__body prepared;
-        cw__prepare_rotated(&slot->shape, t, c, s, &prepared);
+        cw__prepare_rotated(&shape, t, c, s, &prepared);
         keep_prepared(world, index, &prepared);
     }
     slot->transform = *t;
@@ -394,7 +399,7 @@ static bool reshape(cw_world *world, cw_body_id id, const cw_shape *shape, const
     if (!cw__prepare(shape, t, &prepared) || !room_for(world, id.index, &prepared))
         return false;
     cw__world_mark_dirty(world, id.index);
-    slot->shape = *shape;
+    slot->size = shape->size;
     if (transform)
         slot->transform = *transform;
     keep_prepared(world, id.index, &prepared);
@@ -434,8 +439,11 @@ bool cw_body_set_swept(cw_world *world, cw_body_id body, bool swept)
     cw__hot *hot = &world->hot[body.index];
     if (hot->is_swept == swept)
         return true;
+    // The swept list grows with the swept bodies (few, in most worlds), not with the slots.
+    if (swept && !cw__u32s_reserve(&world->swept, world->swept.count + 1))
+        return false;
     hot->is_swept = swept;
-    if (swept) // room for every slot was reserved with the slots
+    if (swept)
         world->swept.items[world->swept.count++] = body.index;
     else
         forget_swept(world, body.index);
@@ -528,7 +536,7 @@ cw_shape cw_body_shape(const cw_world *world, cw_body_id body)
     const cw__slot *slot = cw__world_slot(world, body);
     cw_shape none;
     memset(&none, 0, sizeof none);
-    return slot ? slot->shape : none;
+    return slot ? cw__slot_shape(world, body.index) : none;
 }
 
 void *cw_body_user_data(const cw_world *world, cw_body_id body)

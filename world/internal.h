@@ -19,7 +19,9 @@ typedef struct cw__hot {
     cw__packed_obb obb;     // boxes: the SAT form of shape and transform
     uint32_t category, collides_with;
     int32_t group;
-    uint8_t state, is_box, is_static, is_swept, disabled;
+    // Bits, so that the record packs to 72 bytes rather than 80 (five separate bytes would pad
+    // to the doubles' next 8-byte boundary).
+    unsigned state : 2, is_box : 1, is_static : 1, is_swept : 1, disabled : 1;
 } cw__hot;
 
 typedef struct cw__slot {
@@ -30,16 +32,18 @@ typedef struct cw__slot {
     cw_transform transform;
     union {
         float extent;       // live: the larger side of its AABB, for the automatic cell size (0 once
-                            // destroyed or switched off)
+                            // switched off)
         uint32_t next_free; // free: the free-slot list, 0 = end (a free slot has no extent, and its
                             // next body's creation overwrites the whole slot)
+        uint32_t next_dying; // destroyed, waiting for its ends: the dying list, 0 = end (see cw__dying)
     };
     cw__box next_aabb;      // the AABB of shape and transform as they are now (as of the last step
                             // too unless dirty; swept bodies are filed in the grid under a larger box)
     bool dirty;             // changed since the last step: its AABB and pairs are redone
     bool fresh;             // created since the last step: it does not move in its first step
     uint32_t generation;    // of the current or last body in the slot
-    cw_shape shape;
+    cw_vec2 size;           // the shape's size as given; the rest of the shape is kept elsewhere, once
+                            // (its kind: the hot record's is_box; a mask: its kept form's): cw__slot_shape
     void *user_data;
     void *step_user_data;   // user_data as the current delivery began, if a callback changed it
     uint32_t user_saved_step; // the step whose delivery saved step_user_data
@@ -82,6 +86,13 @@ typedef struct cw__event_arrays {
                               // cw_world_get_stats on another
 } cw__event_arrays;
 enum { CW__ENDS = 0, CW__BEGINS = 1, CW__STAYS = 2 };
+
+// The destroyed bodies whose slots wait for their ends, oldest first: a list threaded through the
+// slots (next_dying), so that it needs no room of its own (an array would need a place for every
+// slot, since any number of bodies may be destroyed between steps without allocating).
+typedef struct cw__dying {
+    uint32_t head, tail, count; // slot indices (0: none)
+} cw__dying;
 
 // A growable array of 32-bit values.
 typedef struct cw__u32s {
@@ -155,7 +166,7 @@ struct cw_world {
     double extent_sum;      // of the live bodies' extents
     cw__u32s dirty;         // bodies changed since the last step
     cw__u32s moved;         // the dirty list taken by the current step
-    cw__u32s dying;         // destroyed bodies whose slots wait for their ends
+    cw__dying dying;        // destroyed bodies whose slots wait for their ends
     cw__grid grid;
     cw__pair_list candidates; // the current step's candidate pairs, two indices each
     uint64_t *found;        // the touching pairs with a moved body, then sorted: the keys are written
@@ -211,6 +222,15 @@ static inline cw__body *cw__mask_body(const cw_world *world, uint32_t entry)
     return &world->mask_pages[entry >> CW__MASK_PAGE_BITS][entry & (CW__MASK_PAGE - 1)];
 }
 
+// A body's shape as given (a box's mask pointer: NULL).
+static inline cw_shape cw__slot_shape(const cw_world *world, uint32_t index)
+{
+    const cw__slot *slot = &world->slots[index];
+    bool is_box = world->hot[index].is_box;
+    return (cw_shape){.type = is_box ? CW_SHAPE_BOX : CW_SHAPE_MASK, .size = slot->size,
+                      .mask = is_box ? NULL : cw__mask_body(world, slot->mask_body)->mask};
+}
+
 // The narrowphase form of a body's shape and transform: a mask body's kept one, or a box's rebuilt
 // into `scratch` (no trigonometry: its rotation is kept in the hot record).
 static inline const cw__body *cw__slot_body(const cw_world *world, uint32_t index, cw__body *scratch)
@@ -219,7 +239,8 @@ static inline const cw__body *cw__slot_body(const cw_world *world, uint32_t inde
     const cw__hot *hot = &world->hot[index];
     if (!hot->is_box)
         return cw__mask_body(world, slot->mask_body);
-    cw__prepare_rotated(&slot->shape, &slot->transform, hot->obb.c, hot->obb.s, scratch);
+    cw_shape box = cw__slot_shape(world, index);
+    cw__prepare_rotated(&box, &slot->transform, hot->obb.c, hot->obb.s, scratch);
     return scratch;
 }
 

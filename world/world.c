@@ -242,7 +242,6 @@ void cw_world_destroy(cw_world *world)
     free_worker_scratch(world);
     cw__u32s_free(&world->dirty);
     cw__u32s_free(&world->moved);
-    cw__u32s_free(&world->dying);
     cw__free(world->candidates.items, world->candidates.capacity * sizeof(uint32_t));
     cw__touching_free(&world->touching[0]);
     cw__touching_free(&world->touching[1]);
@@ -266,8 +265,8 @@ static size_t world_bytes(const cw_world *world)
                    cw__touching_bytes(&world->touching[0]) + cw__touching_bytes(&world->touching[1]) +
                    (size_t)world->begin_info_capacity * sizeof *world->begin_info + cw__passed_bytes(&world->passed) +
                    cw__index_bytes(&world->index) + atomic_load(&world->events.bytes);
-    const cw__u32s *lists[] = {&world->dirty, &world->moved,   &world->dying,         &world->ends,
-                               &world->begins, &world->swept, &world->manifold_todo};
+    const cw__u32s *lists[] = {&world->dirty, &world->moved, &world->ends, &world->begins, &world->swept,
+                               &world->manifold_todo};
     for (size_t k = 0; k < sizeof lists / sizeof lists[0]; k++)
         bytes += (size_t)lists[k]->capacity * sizeof(uint32_t);
     if (world->scan_lists != NULL) {
@@ -528,17 +527,17 @@ static void redo_next_step(cw_world *world)
 // Bodies destroyed by this step's callbacks wait for the next step.
 static void free_dying(cw_world *world, uint32_t ended)
 {
-    if (ended == 0)
-        return;
+    cw__dying *dying = &world->dying;
     for (uint32_t k = 0; k < ended; k++) {
-        uint32_t index = world->dying.items[k];
+        uint32_t index = dying->head;
+        dying->head = world->slots[index].next_dying;
         world->hot[index].state = CW__FREE;
         world->slots[index].next_free = world->free_slot;
         world->free_slot = index;
     }
-    cw__u32s *dying = &world->dying;
-    memmove(dying->items, dying->items + ended, (dying->count - ended) * sizeof *dying->items);
     dying->count -= ended;
+    if (dying->count == 0)
+        dying->head = dying->tail = 0;
 }
 
 static void finish_stats(cw_world *world, double t0, double t1, double t2, double t3)
