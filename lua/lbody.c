@@ -294,6 +294,8 @@ static int touching_list(lua_State *L, bool contacts)
     const lcw_body *body = lcw_check_live_body(L, 1);
     cw_world *world = body->world->world;
     int n = cw_body_touching(world, body->id, NULL, 0);
+    if (n < 0) // out of memory building the world's body index (its first call)
+        return lcw_fail(L);
     cw_touch *touches = lua_newuserdata(L, (size_t)(n > 0 ? n : 1) * sizeof *touches);
     n = cw_body_touching(world, body->id, touches, n);
     lua_getfield(L, 1, "world");

@@ -146,6 +146,11 @@ wr_world *wr_create(const wr_options *options)
 {
     wr_world *w = xcalloc(1, sizeof *w);
     w->opt = *options;
+    // cw_body_touching() is the body index's only reader, so a world builds the index the first time
+    // it is asked: worlds in turn are first asked after their first step (an empty or new set) or
+    // after the second to fourth (a set that holds pairs already, and changes after).
+    static int worlds_made;
+    w->touch_checks_from = 1 + worlds_made++ % 4;
     snprintf(w->name, sizeof w->name, "%s", options->name ? options->name : "world");
     map_init(&w->ids, 1024);
     map_init(&w->open, 1024);
@@ -932,10 +937,10 @@ bool wr_step(wr_world *w)
     if (!stepped)
         wr_fail(w, "cw_world_step recorded an error: %s", cw_last_error());
     check_events(w);
-    if (stepped) {
+    if (stepped && w->steps >= w->touch_checks_from)
         wr_check_touching(w);
+    if (stepped)
         wr_check_event_arrays(w);
-    }
     for (int h = 0; h < w->rec_count && stepped; h++) { // the next motion starts where they were stepped
         wr_rec *r = &w->recs[h];
         if (r->teleported)

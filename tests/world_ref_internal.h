@@ -98,6 +98,7 @@ struct wr_world {
     wr_event *log;
     int log_count, log_cap;
     int steps;   // steps run (the running one included)
+    int touch_checks_from; // the first step after which cw_body_touching() is asked (see wr_create)
     bool in_step;
     int failures, printed;
     int step_destroys, step_creates;

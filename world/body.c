@@ -91,7 +91,7 @@ static void parallel_sizes(size_t sizes[CW__SLOT_ARRAYS])
 }
 
 _Static_assert(sizeof *((cw_world *)0)->retest_step == sizeof(uint32_t) &&
-                   sizeof *((cw_world *)0)->index.head == sizeof(uint32_t) &&
+                   sizeof *((cw_world *)0)->pair_count == sizeof(uint32_t) &&
                    sizeof *((cw_world *)0)->lane_seen[0] == sizeof(uint16_t),
                "parallel_sizes gives each slot array's element size");
 
@@ -99,7 +99,7 @@ _Static_assert(sizeof *((cw_world *)0)->retest_step == sizeof(uint32_t) &&
 static void parallel_arrays(cw_world *world, void **arrays[CW__SLOT_ARRAYS], size_t sizes[CW__SLOT_ARRAYS])
 {
     arrays[0] = (void **)&world->slots, arrays[1] = (void **)&world->hot;
-    arrays[2] = (void **)&world->retest_step, arrays[3] = (void **)&world->index.head;
+    arrays[2] = (void **)&world->retest_step, arrays[3] = (void **)&world->pair_count;
     for (int k = 0; k < CW_QUERY_LANES; k++)
         arrays[4 + k] = (void **)&world->lane_seen[k];
     parallel_sizes(sizes);
@@ -137,6 +137,10 @@ static bool grow_slots(cw_world *world, uint32_t capacity)
         *arrays[k] = grown;
         world->slot_array_capacity[k] = capacity;
     }
+    // The body index's heads, once it is kept (bodies are not created while it is being built: that
+    // counts as a query).
+    if (cw__index_kept(&world->index) && !cw__index_reserve_heads(&world->index, capacity))
+        return false;
     world->slot_capacity = capacity;
     return true;
 }

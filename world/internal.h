@@ -59,17 +59,23 @@ enum { CW__REPORTED = 1, CW__FRESH = 2, CW__STAYED = 4 }; // an end is owed; beg
 typedef struct cw__touching {
     uint64_t *keys;
     uint8_t *flags;
-    uint32_t *nodes;        // each pair's node in its b body's list (the body index)
+    uint32_t *nodes;        // each pair's node in its b body's list, while the body index is kept (else NULL)
     cw_manifold *manifolds; // only when on_begin or on_stay is set
     uint32_t count, capacity;
 } cw__touching;
 
 // The body index: for each body b, the pairs (a, b) with a < b that touch, as a doubly linked list
-// of nodes (pairs (b, c) with c > b are a range of the sorted set). Node 0 means none.
+// of nodes (pairs (b, c) with c > b are a range of the sorted set). Node 0 means none. Only
+// cw_body_touching() reads it, so a world builds it the first time that is asked (cw__index_need)
+// and keeps it up to date from then on: a world that never asks saves its 20 bytes a touching pair
+// (three links, and each set's node of each pair) and the step's linking.
+enum { CW__INDEX_OFF = 0, CW__INDEX_BUILDING = 1, CW__INDEX_ON = 2 };
 typedef struct cw__body_index {
-    uint32_t *head;         // per slot (capacity: the slots')
+    uint32_t *head;         // per slot (head_capacity of them, the slots' once on)
     uint32_t *other, *next, *prev; // per node: a, and the list links
     uint32_t capacity, used, free_node; // nodes: the pool's size, the highest used, the free list
+    uint32_t head_capacity;
+    atomic_int state;       // off, being built (by the first thread that needs it), or kept
 } cw__body_index;
 
 // The step's events kept for cw_world_events(): three growable arrays of contacts. Ends are copied
@@ -121,8 +127,8 @@ typedef struct cw__passed {
 // most a page of spare room (a growth by half again leaves up to a third).
 enum { CW__MASK_PAGE_BITS = 6, CW__MASK_PAGE = 1 << CW__MASK_PAGE_BITS };
 
-// The arrays parallel to the slots (body.c): slots, hot records, retest steps, the body index's
-// heads and the query lanes' marks.
+// The arrays parallel to the slots (body.c): slots, hot records, retest steps, touching pair counts
+// and the query lanes' marks (and the body index's heads once it is kept: not one of these).
 enum { CW__SLOT_ARRAYS = 4 + CW_QUERY_LANES };
 
 // The world's own worker threads (tasks.c).
@@ -159,6 +165,7 @@ struct cw_world {
     uint32_t mask_body_count, mask_page_count, mask_page_capacity;
     uint32_t *retest_step;  // parallel to slots: the last step that re-tested the body's pairs, or
                             // CW__DIED once destroyed (small, so the diff's lookups stay in cache)
+    uint32_t *pair_count;   // parallel to slots: the body's pairs in the current touching set
     uint32_t slot_count, slot_capacity, free_slot;
     uint32_t slot_array_capacity[CW__SLOT_ARRAYS]; // of each array parallel to the slots (body.c): a
                             // growth cut short by memory leaves the first ones above slot_capacity
@@ -263,17 +270,21 @@ void cw__world_mark_dirty(cw_world *world, uint32_t index);
 bool cw__reserve_bodies(cw_world *world, uint32_t bodies);
 void cw__mask_pages_free(cw_world *world); // body.c
 
-// The body index (touching.c): room for `needed` nodes; a new node for pair (a, b) linked into b's
-// list; a node unlinked and freed. Linking never allocates.
+// The body index (touching.c): whether the step keeps it; room for `needed` nodes; its heads grown
+// to `slots` (body.c grows them with the slots); freed. False if memory runs out.
+static inline bool cw__index_kept(const cw__body_index *index)
+{
+    return atomic_load_explicit(&index->state, memory_order_acquire) == CW__INDEX_ON;
+}
 bool cw__index_reserve(cw__body_index *index, uint32_t needed);
-uint32_t cw__index_link(cw__body_index *index, uint32_t a, uint32_t b);
-void cw__index_unlink(cw__body_index *index, uint32_t node, uint32_t b);
-void cw__index_free(cw__body_index *index); // all but the heads, which are a slot array
+bool cw__index_reserve_heads(cw__body_index *index, uint32_t slots);
+void cw__index_free(cw__body_index *index);
 // Frees the arrays parallel to the slots (body.c).
 void cw__slot_arrays_free(cw_world *world);
 // The position of `key` in a sorted touching set, or where it would go (a lower bound).
 uint32_t cw__find_key(const cw__touching *set, uint64_t key);
-// After a diff: the pairs that left unlinked, the new ones linked (never allocates).
+// After a diff: the pair counts follow the pairs that left and the new ones, and where the index is
+// kept the ones that left are unlinked and the new ones linked (never allocates).
 void cw__index_apply(cw_world *world);
 // Whether the body is in a touching pair of the current set (touching.c).
 bool cw__body_has_pairs(const cw_world *world, uint32_t index);
@@ -300,14 +311,15 @@ void cw__u32s_free(cw__u32s *array);
 #define CW__SORT_DIGITS (1u << 11) // the radix sort's digits a pass (touching.c: RADIX_BITS)
 // With several workers and many keys the passes are shared among them (world->sort_counts).
 void cw__sort_pair_keys(const cw_world *world, uint64_t *keys, uint64_t *scratch, uint32_t count, uint32_t index_bound);
-// Makes room for `needed` pairs (and manifolds if `with_manifolds`); false if memory runs out.
-bool cw__touching_reserve(cw__touching *set, uint32_t needed, bool with_manifolds);
+// Makes room for `needed` pairs (and manifolds if `with_manifolds`, index nodes if `with_nodes`);
+// false if memory runs out.
+bool cw__touching_reserve(cw__touching *set, uint32_t needed, bool with_manifolds, bool with_nodes);
 void cw__touching_free(cw__touching *set);
 // What each part of the world holds from the allocator, in bytes (cw_world_stats::bytes): the
-// sets and the body index's nodes (touching.c), the slot arrays and mask pages (body.c), the
+// sets and the body index (with the sets' nodes, counted once it is kept) (touching.c), the slot arrays and mask pages (body.c), the
 // passed list (swept.c), the pool (tasks.c).
 size_t cw__touching_bytes(const cw__touching *set);
-size_t cw__index_bytes(const cw__body_index *index);
+size_t cw__index_bytes(const cw_world *world);
 size_t cw__body_bytes(const cw_world *world);
 size_t cw__passed_bytes(const cw__passed *passed);
 size_t cw__pool_bytes(const cw__pool *pool);

@@ -3,6 +3,8 @@
 // in a table (cw__diff_pairs). Also the growable arrays the world uses.
 #include "internal.h"
 
+#include <sched.h>
+#include <stdint.h>
 #include <string.h>
 
 bool cw__u32s_reserve(cw__u32s *array, uint32_t needed)
@@ -42,15 +44,15 @@ static bool grow(void **items, size_t size, uint32_t count, uint32_t old_capacit
     return true;
 }
 
-bool cw__touching_reserve(cw__touching *set, uint32_t needed, bool with_manifolds)
+bool cw__touching_reserve(cw__touching *set, uint32_t needed, bool with_manifolds, bool with_nodes)
 {
-    if (needed <= set->capacity && (!with_manifolds || set->manifolds != NULL))
+    if (needed <= set->capacity && (!with_manifolds || set->manifolds != NULL) && (!with_nodes || set->nodes != NULL))
         return true;
     uint32_t capacity = cw__grown_capacity(set->capacity, needed, 64); // never 0 bytes
     // All the arrays are grown before any is swapped in, so a failure leaves the set as it was.
     void *keys = NULL, *flags = NULL, *nodes = NULL, *manifolds = NULL;
     if (!grow(&keys, sizeof(uint64_t), 0, 0, capacity) || !grow(&flags, 1, 0, 0, capacity) ||
-        !grow(&nodes, sizeof(uint32_t), 0, 0, capacity) ||
+        (with_nodes && !grow(&nodes, sizeof(uint32_t), 0, 0, capacity)) ||
         (with_manifolds && !grow(&manifolds, sizeof(cw_manifold), 0, 0, capacity))) {
         cw__free(keys, (size_t)capacity * sizeof(uint64_t));
         cw__free(flags, capacity);
@@ -60,7 +62,8 @@ bool cw__touching_reserve(cw__touching *set, uint32_t needed, bool with_manifold
     if (set->count > 0) {
         memcpy(keys, set->keys, (size_t)set->count * sizeof(uint64_t));
         memcpy(flags, set->flags, set->count);
-        memcpy(nodes, set->nodes, (size_t)set->count * sizeof(uint32_t));
+        if (with_nodes && set->nodes != NULL)
+            memcpy(nodes, set->nodes, (size_t)set->count * sizeof(uint32_t));
         if (with_manifolds && set->manifolds != NULL)
             memcpy(manifolds, set->manifolds, (size_t)set->count * sizeof(cw_manifold));
     }
@@ -72,11 +75,22 @@ bool cw__touching_reserve(cw__touching *set, uint32_t needed, bool with_manifold
 
 size_t cw__touching_bytes(const cw__touching *set)
 {
-    size_t per_pair = sizeof(uint64_t) + 1 + sizeof(uint32_t) + (set->manifolds != NULL ? sizeof(cw_manifold) : 0);
-    return (size_t)set->capacity * per_pair;
+    size_t per_pair = sizeof(uint64_t) + 1 + (set->manifolds != NULL ? sizeof(cw_manifold) : 0);
+    return (size_t)set->capacity * per_pair; // the nodes are the index's (cw__index_bytes)
 }
 
-size_t cw__index_bytes(const cw__body_index *index) { return (size_t)index->capacity * 3 * sizeof(uint32_t); }
+// Read on any thread: what the index holds is only read once it is kept (a thread building it
+// publishes it with its state).
+size_t cw__index_bytes(const cw_world *world)
+{
+    const cw__body_index *index = &world->index;
+    if (!cw__index_kept(index))
+        return 0;
+    size_t words = (size_t)index->capacity * 3 + index->head_capacity;
+    for (int k = 0; k < 2; k++)
+        words += world->touching[k].nodes != NULL ? world->touching[k].capacity : 0;
+    return words * sizeof(uint32_t);
+}
 
 void cw__touching_free(cw__touching *set)
 {
@@ -268,10 +282,11 @@ static bool push_u32(cw__u32s *list, uint32_t value)
 // Appends a pair to the new set; false if it cannot grow.
 static bool push_pair(cw__touching *set, uint64_t key, uint8_t flags, uint32_t node, bool with_manifolds)
 {
-    if (set->count == set->capacity && !cw__touching_reserve(set, set->count + 1, with_manifolds))
+    if (set->count == set->capacity && !cw__touching_reserve(set, set->count + 1, with_manifolds, set->nodes != NULL))
         return false;
     set->keys[set->count] = key;
-    set->nodes[set->count] = node;
+    if (set->nodes != NULL)
+        set->nodes[set->count] = node;
     set->flags[set->count++] = flags;
     return true;
 }
@@ -307,7 +322,8 @@ bool cw__reserve_next_set(cw_world *world, uint32_t needed)
     const cw__touching *old = &world->touching[world->current];
     cw__touching *next = &world->touching[!world->current];
     next->count = 0; // what it holds is two steps old: nothing to keep
-    return cw__touching_reserve(next, needed > old->count ? needed : old->count, world->stay_manifolds);
+    return cw__touching_reserve(next, needed > old->count ? needed : old->count, world->stay_manifolds,
+                                cw__index_kept(&world->index));
 }
 
 // Merges the previous set with `found` into the other set, listing ends and begins. Returns false
@@ -328,7 +344,7 @@ bool cw__diff_pairs(cw_world *world)
     // manifold: nothing to keep.
     world->begins_have_info = world->swept.count > 0 || (world->begin_manifolds && !keep_manifolds);
     world->manifold_todo.count = 0;
-    if (!cw__touching_reserve(next, old->count, with_manifolds))
+    if (!cw__touching_reserve(next, old->count, with_manifolds, cw__index_kept(&world->index)))
         return false;
     uint32_t i = 0, j = 0;
     while (i < old->count || j < found_count) {
@@ -341,7 +357,7 @@ bool cw__diff_pairs(cw_world *world)
                 return false;
             j++;
         } else if (both || unchanged(world, old->keys[i])) {
-            if (!push_pair(next, old->keys[i], old->flags[i] & CW__REPORTED, old->nodes[i], with_manifolds))
+            if (!push_pair(next, old->keys[i], old->flags[i] & CW__REPORTED, old->nodes ? old->nodes[i] : 0, with_manifolds))
                 return false;
             if (keep_manifolds && both && !push_u32(&world->manifold_todo, next->count - 1))
                 return false;
@@ -365,19 +381,54 @@ bool cw__diff_pairs(cw_world *world)
 
 // --- the body index ---
 
-// The index follows the diff: the pairs that left are unlinked first (their nodes are reused), then
-// the new ones linked. Room was reserved (cw__index_reserve() for the new set's count).
+static uint32_t index_link(cw__body_index *index, uint32_t a, uint32_t b)
+{
+    uint32_t node = index->free_node;
+    if (node != 0)
+        index->free_node = index->next[node];
+    else
+        node = ++index->used; // node 0 is "none"; room was reserved
+    index->other[node] = a;
+    index->prev[node] = 0;
+    index->next[node] = index->head[b];
+    if (index->head[b] != 0)
+        index->prev[index->head[b]] = node;
+    index->head[b] = node;
+    return node;
+}
+
+static void index_unlink(cw__body_index *index, uint32_t node, uint32_t b)
+{
+    uint32_t prev = index->prev[node], next = index->next[node];
+    if (prev != 0)
+        index->next[prev] = next;
+    else
+        index->head[b] = next;
+    if (next != 0)
+        index->prev[next] = prev;
+    index->next[node] = index->free_node;
+    index->free_node = node;
+}
+
+// The counts and the index follow the diff: the pairs that left are unlinked first (their nodes are
+// reused), then the new ones linked. Room was reserved (cw__index_reserve() for the new set's count).
 void cw__index_apply(cw_world *world)
 {
     const cw__touching *old = &world->touching[world->current];
     cw__touching *next = &world->touching[!world->current];
+    uint32_t *count = world->pair_count;
+    bool kept = cw__index_kept(&world->index);
     for (uint32_t k = 0; k < world->ends.count; k++) {
-        uint32_t i = world->ends.items[k];
-        cw__index_unlink(&world->index, old->nodes[i], cw__key_b(old->keys[i]));
+        uint32_t i = world->ends.items[k], a = cw__key_a(old->keys[i]), b = cw__key_b(old->keys[i]);
+        count[a]--, count[b]--;
+        if (kept)
+            index_unlink(&world->index, old->nodes[i], b);
     }
     for (uint32_t k = 0; k < world->begins.count; k++) {
-        uint32_t p = world->begins.items[k];
-        next->nodes[p] = cw__index_link(&world->index, cw__key_a(next->keys[p]), cw__key_b(next->keys[p]));
+        uint32_t p = world->begins.items[k], a = cw__key_a(next->keys[p]), b = cw__key_b(next->keys[p]);
+        count[a]++, count[b]++;
+        if (kept)
+            next->nodes[p] = index_link(&world->index, a, b);
     }
 }
 
@@ -406,41 +457,111 @@ bool cw__index_reserve(cw__body_index *index, uint32_t needed)
     return true;
 }
 
-uint32_t cw__index_link(cw__body_index *index, uint32_t a, uint32_t b)
+bool cw__index_reserve_heads(cw__body_index *index, uint32_t slots)
 {
-    uint32_t node = index->free_node;
-    if (node != 0)
-        index->free_node = index->next[node];
-    else
-        node = ++index->used; // node 0 is "none"; room was reserved
-    index->other[node] = a;
-    index->prev[node] = 0;
-    index->next[node] = index->head[b];
-    if (index->head[b] != 0)
-        index->prev[index->head[b]] = node;
-    index->head[b] = node;
-    return node;
-}
-
-void cw__index_unlink(cw__body_index *index, uint32_t node, uint32_t b)
-{
-    uint32_t prev = index->prev[node], next = index->next[node];
-    if (prev != 0)
-        index->next[prev] = next;
-    else
-        index->head[b] = next;
-    if (next != 0)
-        index->prev[next] = prev;
-    index->next[node] = index->free_node;
-    index->free_node = node;
+    if (slots <= index->head_capacity)
+        return true;
+    uint32_t *head = cw__alloc((size_t)slots * sizeof(uint32_t));
+    if (head == NULL)
+        return false;
+    memset(head, 0, (size_t)slots * sizeof(uint32_t));
+    if (index->head_capacity > 0)
+        memcpy(head, index->head, (size_t)index->head_capacity * sizeof(uint32_t));
+    cw__free(index->head, (size_t)index->head_capacity * sizeof(uint32_t));
+    index->head = head, index->head_capacity = slots;
+    return true;
 }
 
 void cw__index_free(cw__body_index *index)
 {
+    cw__free(index->head, (size_t)index->head_capacity * sizeof(uint32_t));
     cw__free(index->other, (size_t)index->capacity * sizeof(uint32_t));
     cw__free(index->next, (size_t)index->capacity * sizeof(uint32_t));
     cw__free(index->prev, (size_t)index->capacity * sizeof(uint32_t));
-    memset(index, 0, sizeof *index);
+    index->head = index->other = index->next = index->prev = NULL;
+    index->capacity = index->used = index->free_node = index->head_capacity = 0;
+    atomic_store(&index->state, CW__INDEX_OFF);
+}
+
+// Numbers the set's pairs' nodes body by body: each b body's pairs take a run of consecutive nodes
+// (bodies in index order, a run in key order), so the lists are linked in one sequential pass
+// instead of a random write for each pair. The heads count each body's pairs, then mark their runs'
+// ends, which filling the runs back to front turns into their starts.
+static void number_nodes(cw__body_index *index, const cw__touching *set, uint32_t *nodes, uint32_t slots)
+{
+    uint32_t *head = index->head;
+    for (uint32_t p = 0; p < set->count; p++)
+        head[cw__key_b(set->keys[p])]++;
+    uint32_t end = 1; // node 0 is "none"
+    for (uint32_t x = 0; x < slots; x++) {
+        end += head[x];
+        head[x] = head[x] != 0 ? end : 0;
+    }
+    for (uint32_t p = set->count; p-- > 0;) {
+        uint32_t node = --head[cw__key_b(set->keys[p])];
+        index->other[node] = cw__key_a(set->keys[p]);
+        nodes[p] = node;
+    }
+    for (uint32_t x = slots; x-- > 0;) { // runs back to front: each ends where the next one starts
+        if (head[x] == 0)
+            continue;
+        for (uint32_t node = head[x]; node < end; node++) {
+            index->next[node] = node + 1 < end ? node + 1 : 0;
+            index->prev[node] = node > head[x] ? node - 1 : 0;
+        }
+        end = head[x];
+    }
+    index->used = set->count;
+    index->free_node = 0;
+}
+
+// Builds the index from the current set: heads for every slot, a node for every pair, and the
+// set's own nodes (a new array beside its keys, which other threads may be reading). False, with
+// nothing kept, if memory runs out.
+static bool build_index(cw_world *world)
+{
+    cw__body_index *index = &world->index;
+    cw__touching *set = &world->touching[world->current];
+    uint32_t *nodes = cw__alloc((size_t)set->capacity * sizeof(uint32_t) + (set->capacity == 0));
+    if (nodes == NULL || !cw__index_reserve_heads(index, world->slot_capacity) ||
+        !cw__index_reserve(index, set->count + 1)) {
+        cw__free(nodes, (size_t)set->capacity * sizeof(uint32_t) + (set->capacity == 0));
+        cw__index_free(index);
+        return false;
+    }
+    if (set->capacity == 0) { // no pairs yet: no room for nodes either
+        cw__free(nodes, 1);
+        nodes = NULL;
+    }
+    number_nodes(index, set, nodes, world->slot_count);
+    set->nodes = nodes;
+    return true;
+}
+
+// The index for cw_body_touching(): built by the first call that needs it, while any other thread
+// that needs it at the same time waits (as the event arrays are gathered), and kept by every step
+// after. False if memory runs out (a later call tries again) or another thread is stepping.
+static bool index_needed(const cw_world *world)
+{
+    cw_world *self = (cw_world *)(uintptr_t)world; // const to the caller, not to itself
+    cw__body_index *index = &self->index;
+    int state = atomic_load_explicit(&index->state, memory_order_acquire);
+    while (state != CW__INDEX_ON) {
+        if (state == CW__INDEX_OFF && atomic_compare_exchange_weak(&index->state, &state, CW__INDEX_BUILDING)) {
+            atomic_fetch_add(&self->queries, 1); // as a query: no step, and no body made, meanwhile
+            bool stepping = atomic_load(&world->stepping) && !cw__in_step(world);
+            bool built = !stepping && build_index(self);
+            atomic_fetch_sub(&self->queries, 1);
+            atomic_store_explicit(&index->state, built ? CW__INDEX_ON : CW__INDEX_OFF, memory_order_release);
+            if (stepping)
+                cw__fail("cw_body_touching cannot run while another thread is stepping the world.");
+            return built;
+        }
+        if (state == CW__INDEX_BUILDING)
+            sched_yield();
+        state = atomic_load_explicit(&index->state, memory_order_acquire);
+    }
+    return true;
 }
 
 // --- what touches what, after the last step ---
@@ -458,12 +579,7 @@ uint32_t cw__find_key(const cw__touching *set, uint64_t key)
     return lo;
 }
 
-bool cw__body_has_pairs(const cw_world *world, uint32_t index)
-{
-    const cw__touching *set = &world->touching[world->current];
-    uint32_t at = cw__find_key(set, cw__pair_key(index, 0));
-    return world->index.head[index] != 0 || (at < set->count && cw__key_a(set->keys[at]) == index);
-}
+bool cw__body_has_pairs(const cw_world *world, uint32_t index) { return world->pair_count[index] != 0; }
 
 bool cw_pair_touching(const cw_world *world, cw_body_id a, cw_body_id b)
 {
@@ -549,6 +665,8 @@ int cw_body_touching(const cw_world *world, cw_body_id body, cw_touch *out, int 
     uint32_t x = body.index;
     if (world->hot[x].disabled)
         return 0;
+    if (!index_needed(world))
+        return -1;
     // Partners below x: its list. Where they all fit, gathered and sorted; else the lowest ones,
     // picked one by one (the output is then too small to sort in).
     int n = 0;

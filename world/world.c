@@ -264,7 +264,7 @@ static size_t world_bytes(const cw_world *world)
                    world->outcome_capacity + (size_t)world->candidates.capacity * sizeof(uint32_t) +
                    cw__touching_bytes(&world->touching[0]) + cw__touching_bytes(&world->touching[1]) +
                    (size_t)world->begin_info_capacity * sizeof *world->begin_info + cw__passed_bytes(&world->passed) +
-                   cw__index_bytes(&world->index) + atomic_load(&world->events.bytes);
+                   cw__index_bytes(world) + atomic_load(&world->events.bytes);
     const cw__u32s *lists[] = {&world->dirty, &world->moved, &world->ends, &world->begins, &world->swept,
                                &world->manifold_todo};
     for (size_t k = 0; k < sizeof lists / sizeof lists[0]; k++)
@@ -619,7 +619,7 @@ static void run_step(cw_world *world)
         test_candidates(world);
     double t2 = now_ms();
     if (world->step_failed || !cw__diff_pairs(world) || !cw__events_reserve(world) ||
-        !cw__index_reserve(&world->index, world->touching[!world->current].count + 1)) {
+        (cw__index_kept(&world->index) && !cw__index_reserve(&world->index, world->touching[!world->current].count + 1))) {
         redo_next_step(world);
         finish_stats(world, t0, t1, t2, now_ms());
         return;
