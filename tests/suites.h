@@ -62,7 +62,7 @@ extern const struct CMUnitTest debug_draw_tests[DEBUG_DRAW_TEST_COUNT];
 #define LIMIT_TEST_COUNT 7
 extern const struct CMUnitTest limit_tests[LIMIT_TEST_COUNT];
 
-#define THREAD_TEST_COUNT 7
+#define THREAD_TEST_COUNT 8
 extern const struct CMUnitTest thread_tests[THREAD_TEST_COUNT];
 
 #define WORLD_RANDOM_TEST_COUNT 16

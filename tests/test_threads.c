@@ -608,7 +608,87 @@ static void test_events_gathered_once_across_threads(void **state)
     cw_world_destroy(alone);
 }
 
+// Threads asking what bodies touch at once, each the world's first cw_body_touching(): one builds the
+// body index, the others wait for it, and every answer is what a world given the same calls gives
+// on its own thread. Half of them read the world's byte count meanwhile.
+enum { INDEX_BODIES = 3000, INDEX_OUT = 64 };
+
+typedef struct toucher {
+    const cw_world *world;
+    atomic_int *go;
+    int first, mismatches, errors;
+    cw_touch (*want)[INDEX_OUT];
+    const int *want_count;
+    bool reads_bytes;
+} toucher;
+
+static void *ask_touching(void *argument)
+{
+    toucher *t = argument;
+    while (!atomic_load(t->go))
+        ;
+    for (int k = 0; k < INDEX_BODIES; k++) {
+        if (t->reads_bytes)
+            (void)cw_world_get_stats(t->world);
+        int b = (t->first + k) % INDEX_BODIES;
+        cw_touch got[INDEX_OUT];
+        int n = cw_body_touching(t->world, (cw_body_id){(uint32_t)b + 1, 1}, got, INDEX_OUT);
+        t->errors += n < 0;
+        t->mismatches += n != t->want_count[b];
+        for (int j = 0; j < n && j < INDEX_OUT && n == t->want_count[b]; j++)
+            t->mismatches += got[j].body.index != t->want[b][j].body.index;
+    }
+    return NULL;
+}
+
+static void test_body_index_built_once_across_threads(void **state)
+{
+    (void)state;
+    cw_world *world = crowd_of_boxes(0x1d3), *alone = crowd_of_boxes(0x1d3);
+    for (int step = 0; step < 3; step++) {
+        cw_world_step(world);
+        cw_world_step(alone);
+    }
+    static cw_touch want[INDEX_BODIES][INDEX_OUT];
+    static int want_count[INDEX_BODIES];
+    int pairs = 0;
+    for (int b = 0; b < INDEX_BODIES; b++) { // bodies are slots 1 to 3000, generation 1
+        want_count[b] = cw_body_touching(alone, (cw_body_id){(uint32_t)b + 1, 1}, want[b], INDEX_OUT);
+        assert_true(want_count[b] >= 0 && want_count[b] <= INDEX_OUT);
+        pairs += want_count[b];
+    }
+    assert_true(pairs > INDEX_BODIES);
+    atomic_int go = 0;
+    toucher touchers[ASKERS];
+    pthread_t handles[ASKERS];
+    for (int t = 0; t < ASKERS; t++) {
+        touchers[t] = (toucher){.world = world, .go = &go, .first = t * INDEX_BODIES / ASKERS, .want = want,
+                                .want_count = want_count, .reads_bytes = t % 2 == 1};
+        assert_int_equal(pthread_create(&handles[t], NULL, ask_touching, &touchers[t]), 0);
+    }
+    atomic_store(&go, 1);
+    for (int t = 0; t < ASKERS; t++)
+        pthread_join(handles[t], NULL);
+    for (int t = 0; t < ASKERS; t++) {
+        assert_int_equal(touchers[t].errors, 0);
+        assert_int_equal(touchers[t].mismatches, 0);
+    }
+    assert_int_equal(cw_world_get_stats(world).bytes, cw_world_get_stats(alone).bytes);
+    cw_world_step(world); // kept by the steps after
+    cw_world_step(alone);
+    for (int b = 0; b < INDEX_BODIES; b++) {
+        cw_touch got[INDEX_OUT];
+        int n = cw_body_touching(world, (cw_body_id){(uint32_t)b + 1, 1}, got, INDEX_OUT);
+        assert_int_equal(n, cw_body_touching(alone, (cw_body_id){(uint32_t)b + 1, 1}, want[b], INDEX_OUT));
+        for (int j = 0; j < n; j++)
+            assert_int_equal(got[j].body.index, want[b][j].body.index);
+    }
+    cw_world_destroy(world);
+    cw_world_destroy(alone);
+}
+
 const struct CMUnitTest thread_tests[THREAD_TEST_COUNT] = {
+    cmocka_unit_test(test_body_index_built_once_across_threads),
     cmocka_unit_test(test_streams_equal_across_workers), cmocka_unit_test(test_crowd_streams_equal_across_workers),
     cmocka_unit_test(test_worker_stats),
     cmocka_unit_test(test_concurrent_queries),           cmocka_unit_test(test_bad_threading_defs),
