@@ -211,7 +211,7 @@ static void test_body_capacity_room_is_exact(void **state)
            ROOM_BODIES, (double)grown / ROOM_BODIES, (double)exact / ROOM_BODIES);
     if (sizeof(void *) == 8)
         assert_true(exact <= (long)(ROOM_BODIES + 1) * ROOM_BYTES_A_BODY + 4096); // + the world itself
-    assert_true(exact * 5 < grown * 4); // 232 against 300 now (the grid's proxies wait for the step there)
+    assert_true(exact * 5 < grown * 4); // 232 against 322 now
     counter_expect_no_leak(&cnt);
 }
 

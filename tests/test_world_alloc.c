@@ -693,14 +693,17 @@ static void test_cell_table_comes_and_goes(void **state)
 
 
 // What the first step of a crowded world holds at most beyond the bodies themselves, a body: its
-// scratch (candidates, the sorting scan's members, the moved list), the touching set and index, and
-// the events; no cell table (every body is new, so the step scans by sorting, and a table built
-// while choosing the cell size would be dropped unused).
-enum { FIRST_STEP_BYTES_A_BODY = 170 }; // 145 now (163 before the members' scratch kept an eighth spare, not half); 200 while begins were copied for cw_world_events()
-                                         // unasked, 283 while the step built two cell tables
-// And what creating the bodies peaks at, a body: the slot arrays grown by half again, one array at
-// a time (not all the new arrays beside all the old ones).
-enum { CREATION_BYTES_A_BODY = 400 }; // 333 now (398 with 112-byte slots); 580 with all the arrays grown at once
+// scratch (candidates, the sorting scan's members, the moved list), the touching sets and the
+// events; no body index (nothing asked for it) and no cell table (every body is new, so the step
+// scans by sorting, and a table built while choosing the cell size would be dropped unused).
+// 84 now; 163 while the grid's proxies waited for the step, the index was kept unasked and the
+// members kept half again spare; 200 while begins were copied for cw_world_events() unasked; 283
+// while the step built two cell tables.
+enum { FIRST_STEP_BYTES_A_BODY = 100 };
+// And what creating the bodies peaks at, a body: the slot arrays (and the grid's proxies) grown by
+// a quarter, one array at a time (not all the new arrays beside all the old ones). 329 now; 580
+// with all the arrays grown at once.
+enum { CREATION_BYTES_A_BODY = 400 };
 
 static void test_creation_and_first_step_peaks(void **state)
 {
