@@ -81,7 +81,7 @@ static bool take_begin(cw_world *world, uint32_t *k, uint32_t *n, bool deliver, 
 {
     cw__passed *passed = &world->passed;
     cw__touching *now = &world->touching[world->current];
-    if (*k == world->begins.count || (*n < passed->count && passed->keys[*n] < now->keys[world->begins.items[*k]])) {
+    if (*k == cw__begin_count(world, now) || (*n < passed->count && passed->keys[*n] < now->keys[cw__begin_at(world, *k)])) {
         uint32_t i = (*n)++;
         if (deliver)
             passed->delivered[i] = both_alive(world, passed->keys[i]);
@@ -92,7 +92,7 @@ static bool take_begin(cw_world *world, uint32_t *k, uint32_t *n, bool deliver, 
             *out = contact_of(world, passed->keys[i], world->begin_manifolds ? &info->manifold : NULL, info->fraction);
         return true;
     }
-    uint32_t i = (*k)++, p = world->begins.items[i];
+    uint32_t i = (*k)++, p = cw__begin_at(world, i);
     if (deliver && both_alive(world, now->keys[p]))
         now->flags[p] |= CW__REPORTED;
     if (!(now->flags[p] & CW__REPORTED)) // a pair that just began: marked by its delivery only
@@ -107,7 +107,7 @@ static bool take_begin(cw_world *world, uint32_t *k, uint32_t *n, bool deliver, 
 
 static bool more_begins(const cw_world *world, uint32_t k, uint32_t n)
 {
-    return k < world->begins.count || n < world->passed.count;
+    return k < cw__begin_count(world, &world->touching[world->current]) || n < world->passed.count;
 }
 
 static void deliver_begins(cw_world *world)
@@ -206,8 +206,8 @@ static bool gather(cw_world *world)
         return true; // all there (and after a step that failed, nothing to gather)
     if (cw__in_step(world)) { // more to come in this delivery: room for all it may bring
         uint32_t pairs = world->touching[world->current].count;
-        begins = world->begins.count + world->passed.count;
-        stays = world->report_stays ? pairs - world->begins.count : 0;
+        begins = cw__begin_count(world, &world->touching[world->current]) + world->passed.count;
+        stays = world->report_stays ? pairs - cw__begin_count(world, &world->touching[world->current]) : 0;
     }
     if (!reserve_kind(arrays, CW__BEGINS, begins) || !reserve_kind(arrays, CW__STAYS, stays)) {
         cw__fail("Out of memory: the step's begins and stays could not be gathered into the event arrays; a later "

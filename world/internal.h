@@ -184,7 +184,9 @@ struct cw_world {
     int current;
     cw__u32s ends;          // positions in the previous touching set of the pairs that left it
     uint32_t ends_owed;     // of those, the ones whose begin was reported (an end event each)
-    cw__u32s begins;        // positions in the current touching set
+    cw__u32s begins;        // positions in the current touching set (see cw__begin_at)
+    bool begins_all;        // every pair of the current set began (the previous set was empty, as at
+                            // a first step): the list stays empty instead of as long as the set
     cw__u32s manifold_todo; // positions in the new touching set whose manifold the diff computes
     cw__begin_info *begin_info; // parallel to begins when begins_have_info (some body is swept)
     bool begins_have_info;
@@ -262,6 +264,16 @@ static inline cw__box cw__body_box(const cw_world *world, uint32_t index)
 // touching set the step is about to fill, reserved for them by test_candidates (the set needs that
 // room anyway: every pair found goes into it) and not read before the diff writes them.
 static inline uint64_t *cw__sort_scratch(cw_world *world) { return world->touching[!world->current].keys; }
+
+// The step's begins: how many, and the position of the k-th in the touching set `set` it filled.
+static inline uint32_t cw__begin_count(const cw_world *world, const cw__touching *set)
+{
+    return world->begins_all ? set->count : world->begins.count;
+}
+static inline uint32_t cw__begin_at(const cw_world *world, uint32_t k)
+{
+    return world->begins_all ? k : world->begins.items[k];
+}
 
 // Marks a body changed so the next step redoes its AABB and pairs. Never allocates.
 void cw__world_mark_dirty(cw_world *world, uint32_t index);

@@ -312,7 +312,7 @@ static void begin_info_range(int start, int end, int worker, void *context)
     cw_world *world = context;
     const cw__touching *next = &world->touching[!world->current];
     for (int k = start; k < end; k++) {
-        uint32_t p = world->begins.items[k];
+        uint32_t p = cw__begin_at(world, (uint32_t)k);
         begin_info_of(world, next->keys[p], next, p, &world->begin_info[k]);
     }
 }
@@ -339,6 +339,7 @@ bool cw__diff_pairs(cw_world *world)
     // world's) get them in their begin_info, so pairs that stay carry none.
     const bool keep_manifolds = world->stay_manifolds, with_manifolds = keep_manifolds;
     world->ends.count = world->begins.count = world->ends_owed = 0;
+    world->begins_all = old->count == 0; // then every pair found begins: no list to make
     next->count = 0;
     // Without swept bodies and with the set's manifolds every begin has fraction 1 and the set's
     // manifold: nothing to keep.
@@ -353,7 +354,7 @@ bool cw__diff_pairs(cw_world *world)
         if (only_found) { // reported when the begin is delivered (events.c); linked by cw__index_apply
             if (!push_pair(next, found[j], CW__FRESH, 0, with_manifolds) ||
                 (with_manifolds && !push_u32(&world->manifold_todo, next->count - 1)) || // for the begin and stays
-                !push_u32(&world->begins, next->count - 1))
+                (!world->begins_all && !push_u32(&world->begins, next->count - 1)))
                 return false;
             j++;
         } else if (both || unchanged(world, old->keys[i])) {
@@ -371,11 +372,12 @@ bool cw__diff_pairs(cw_world *world)
             i++;
         }
     }
-    if (world->begins_have_info && !reserve_begin_info(world, world->begins.count))
+    uint32_t begins = cw__begin_count(world, next);
+    if (world->begins_have_info && !reserve_begin_info(world, begins))
         return false;
     cw__parallel_for(world, manifold_range, (int)world->manifold_todo.count, MANIFOLD_RANGE, world);
     if (world->begins_have_info) // after the manifolds: a begin without motion takes the set's
-        cw__parallel_for(world, begin_info_range, (int)world->begins.count, MANIFOLD_RANGE, world);
+        cw__parallel_for(world, begin_info_range, (int)begins, MANIFOLD_RANGE, world);
     return true;
 }
 
@@ -424,8 +426,8 @@ void cw__index_apply(cw_world *world)
         if (kept)
             index_unlink(&world->index, old->nodes[i], b);
     }
-    for (uint32_t k = 0; k < world->begins.count; k++) {
-        uint32_t p = world->begins.items[k], a = cw__key_a(next->keys[p]), b = cw__key_b(next->keys[p]);
+    for (uint32_t k = 0, begins = cw__begin_count(world, next); k < begins; k++) {
+        uint32_t p = cw__begin_at(world, k), a = cw__key_a(next->keys[p]), b = cw__key_b(next->keys[p]);
         count[a]++, count[b]++;
         if (kept)
             next->nodes[p] = index_link(&world->index, a, b);
