@@ -94,6 +94,10 @@ static void run_seed(counter *cnt, uint64_t seed)
             cw_world_events(run.world); // gathers, growing its arrays
             expect_bytes_exact(&run, "events asked");
         }
+        if (gen_chance(&r, 0.2) && run.count > 0) { // the first ask builds the body index, then steps keep it
+            cw_body_touching(run.world, run.ids[gen_int(&r, 0, run.count - 1)], NULL, 0);
+            expect_bytes_exact(&run, "touching asked");
+        }
         change(&run, &r);
         expect_bytes_exact(&run, "changed");
     }

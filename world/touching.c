@@ -524,16 +524,13 @@ static bool build_index(cw_world *world)
 {
     cw__body_index *index = &world->index;
     cw__touching *set = &world->touching[world->current];
-    uint32_t *nodes = cw__alloc((size_t)set->capacity * sizeof(uint32_t) + (set->capacity == 0));
-    if (nodes == NULL || !cw__index_reserve_heads(index, world->slot_capacity) ||
+    size_t node_bytes = (size_t)set->capacity * sizeof(uint32_t); // a set with no room yet gets its nodes with it
+    uint32_t *nodes = node_bytes > 0 ? cw__alloc(node_bytes) : NULL;
+    if ((node_bytes > 0 && nodes == NULL) || !cw__index_reserve_heads(index, world->slot_capacity) ||
         !cw__index_reserve(index, set->count + 1)) {
-        cw__free(nodes, (size_t)set->capacity * sizeof(uint32_t) + (set->capacity == 0));
+        cw__free(nodes, node_bytes);
         cw__index_free(index);
         return false;
-    }
-    if (set->capacity == 0) { // no pairs yet: no room for nodes either
-        cw__free(nodes, 1);
-        nodes = NULL;
     }
     number_nodes(index, set, nodes, world->slot_count);
     set->nodes = nodes;
