@@ -526,7 +526,7 @@ typedef struct cw_world_def {
     /// Without it the per-body arrays grow by a quarter as bodies are created, so up to a fifth of
     /// their room lies unused (boxes made one by one: 1.14 times the room they need at 10k, 1.06
     /// at 100k) and each growth copies them. A world that knows its size (a level's sprites, a stress test's
-    /// count) keeps exactly this room, 232 bytes a body (on 64-bit), whether the bodies come or
+    /// count) keeps exactly this room, 224 bytes a body (on 64-bit), whether the bodies come or
     /// not: creating that many box bodies allocates nothing (a mask body also keeps its prepared
     /// form, in pages of 64 made as mask bodies come, and a swept one may grow the list of swept
     /// bodies, which grows with them alone), and more bodies still fit (the arrays grow
@@ -766,8 +766,12 @@ CW_API bool cw_pair_touching(const cw_world *world, cw_body_id a, cw_body_id b);
 /// Questions asked of the world between steps or from inside contact callbacks. They see the
 /// bodies as they are now: shapes, transforms and filters set since the last step count, and so do
 /// bodies created since (destroyed ones are gone at once). They go through the broadphase grid, so
-/// a query costs what it touches, not what the world holds. Queries never allocate, never change
-/// the world and never call the contact callbacks; a query callback may not create, destroy or
+/// a query costs what it touches, not what the world holds. Queries never change the world and
+/// never call the contact callbacks, and allocate only once for each of the CW_QUERY_LANES lanes:
+/// the first query that runs in a lane makes its marks (2 bytes a body slot, kept and grown with
+/// the slots), so a world never queried keeps none and one queried from a single thread one lane's;
+/// if memory runs out then, that query returns false and reports nothing, with the error in
+/// cw_last_error() (a later query tries again). A query callback may not create, destroy or
 /// change bodies (user data included), step or destroy the world, or start another query (such
 /// calls fail with an error while the query runs). Like manifolds, query answers are specified for
 /// moderate placements (sizes and scales in [1e-6, 1e6], positions below 1e7): a body whose world

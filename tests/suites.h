@@ -68,7 +68,7 @@ extern const struct CMUnitTest thread_tests[THREAD_TEST_COUNT];
 #define WORLD_RANDOM_TEST_COUNT 16
 extern const struct CMUnitTest world_random_tests[WORLD_RANDOM_TEST_COUNT];
 
-#define WORLD_ALLOC_TEST_COUNT 8
+#define WORLD_ALLOC_TEST_COUNT 9
 extern const struct CMUnitTest world_alloc_tests[WORLD_ALLOC_TEST_COUNT];
 
 // The event arrays against the callbacks on random worlds changed between the step and the asking;

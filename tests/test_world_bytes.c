@@ -41,6 +41,12 @@ static cw_world_def random_def(gen_rng *r)
     return def;
 }
 
+static bool count_hit(cw_body_id body, void *user_data, const cw_manifold *manifold, void *context)
+{
+    (void)body, (void)user_data, (void)manifold, (void)context;
+    return true;
+}
+
 static void add_body(bytes_run *run, gen_rng *r)
 {
     if (run->count == MAX_BODIES)
@@ -93,6 +99,10 @@ static void run_seed(counter *cnt, uint64_t seed)
         if (gen_chance(&r, 0.5)) {
             cw_world_events(run.world); // gathers, growing its arrays
             expect_bytes_exact(&run, "events asked");
+        }
+        if (gen_chance(&r, 0.3)) { // a lane's first query makes its marks
+            cw_world_query_aabb(run.world, (cw_aabb){{0, 0}, {150, 150}}, cw_default_query_filter(), count_hit, NULL);
+            expect_bytes_exact(&run, "queried");
         }
         if (gen_chance(&r, 0.2) && run.count > 0) { // the first ask builds the body index, then steps keep it
             cw_body_touching(run.world, run.ids[gen_int(&r, 0, run.count - 1)], NULL, 0);

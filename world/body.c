@@ -87,7 +87,7 @@ static void parallel_sizes(size_t sizes[CW__SLOT_ARRAYS])
 {
     sizes[0] = sizeof(cw__slot), sizes[1] = sizeof(cw__hot), sizes[2] = sizeof(uint32_t), sizes[3] = sizeof(uint32_t);
     for (int k = 0; k < CW_QUERY_LANES; k++)
-        sizes[4 + k] = sizeof(uint16_t);
+        sizes[CW__FIRST_LANE + k] = sizeof(uint16_t);
 }
 
 _Static_assert(sizeof *((cw_world *)0)->retest_step == sizeof(uint32_t) &&
@@ -101,7 +101,7 @@ static void parallel_arrays(cw_world *world, void **arrays[CW__SLOT_ARRAYS], siz
     arrays[0] = (void **)&world->slots, arrays[1] = (void **)&world->hot;
     arrays[2] = (void **)&world->retest_step, arrays[3] = (void **)&world->pair_count;
     for (int k = 0; k < CW_QUERY_LANES; k++)
-        arrays[4 + k] = (void **)&world->lane_seen[k];
+        arrays[CW__FIRST_LANE + k] = (void **)&world->lane_seen[k];
     parallel_sizes(sizes);
 }
 
@@ -121,7 +121,7 @@ static bool grow_slots(cw_world *world, uint32_t capacity)
     parallel_arrays(world, arrays, sizes);
     for (int k = 0; k < CW__SLOT_ARRAYS; k++) {
         size_t old = world->slot_array_capacity[k];
-        if (old >= capacity)
+        if (old >= capacity || (k >= CW__FIRST_LANE && *arrays[k] == NULL)) // a lane not used yet: none
             continue;
         if (capacity > SIZE_MAX / sizes[k]) { // a 32-bit build asked for billions of bodies
             cw__fail("Out of memory: the requested size overflows.");
@@ -136,6 +136,8 @@ static bool grow_slots(cw_world *world, uint32_t capacity)
         cw__free(*arrays[k], old * sizes[k]);
         *arrays[k] = grown;
         world->slot_array_capacity[k] = capacity;
+        if (k >= CW__FIRST_LANE)
+            atomic_fetch_add(&world->lane_bytes, (capacity - old) * sizes[k]);
     }
     // The body index's heads, once it is kept (bodies are not created while it is being built: that
     // counts as a query).
@@ -196,9 +198,9 @@ bool cw_world_reserve(cw_world *world, int bodies)
 
 size_t cw__body_bytes(const cw_world *world)
 {
-    size_t sizes[CW__SLOT_ARRAYS], bytes = 0;
+    size_t sizes[CW__SLOT_ARRAYS], bytes = atomic_load(&world->lane_bytes);
     parallel_sizes(sizes);
-    for (int k = 0; k < CW__SLOT_ARRAYS; k++)
+    for (int k = 0; k < CW__FIRST_LANE; k++)
         bytes += world->slot_array_capacity[k] * sizes[k];
     return bytes + (size_t)world->mask_page_count * CW__MASK_PAGE * sizeof(cw__body) +
            (size_t)world->mask_page_capacity * sizeof *world->mask_pages;
@@ -214,6 +216,7 @@ void cw__slot_arrays_free(cw_world *world)
         *arrays[k] = NULL;
         world->slot_array_capacity[k] = 0;
     }
+    atomic_store(&world->lane_bytes, 0);
     world->slot_capacity = 0;
 }
 

@@ -128,8 +128,9 @@ typedef struct cw__passed {
 enum { CW__MASK_PAGE_BITS = 6, CW__MASK_PAGE = 1 << CW__MASK_PAGE_BITS };
 
 // The arrays parallel to the slots (body.c): slots, hot records, retest steps, touching pair counts
-// and the query lanes' marks (and the body index's heads once it is kept: not one of these).
-enum { CW__SLOT_ARRAYS = 4 + CW_QUERY_LANES };
+// and, from CW__FIRST_LANE on, the query lanes' marks, each made by its lane's first query (and
+// the body index's heads once it is kept: not one of these).
+enum { CW__FIRST_LANE = 4, CW__SLOT_ARRAYS = CW__FIRST_LANE + CW_QUERY_LANES };
 
 // The world's own worker threads (tasks.c).
 typedef struct cw__pool cw__pool;
@@ -141,7 +142,10 @@ struct cw_world {
     atomic_bool stepping;   // a step runs (set by the stepping thread; others fail to step)
     atomic_int queries;     // queries running, on any thread
     atomic_uint lanes_busy; // bit k: query lane k is taken
-    uint16_t *lane_seen[CW_QUERY_LANES]; // per lane, parallel to slots: the lane's last query that tested the body
+    uint16_t *lane_seen[CW_QUERY_LANES]; // per lane, parallel to slots once the lane has run a query
+                            // (query.c): the lane's last query that tested the body
+    atomic_size_t lane_bytes; // the lanes' marks in bytes: made by a query on any thread, read by
+                            // cw_world_get_stats on another
     uint16_t lane_mark[CW_QUERY_LANES];  // per lane: the current query's number
     uint8_t *outcomes;      // per candidate pair, written by the workers (see test_candidates)
     uint32_t outcome_capacity;

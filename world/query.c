@@ -62,12 +62,37 @@ static int claim_lane(cw_world *world)
     }
 }
 
+// A lane's marks, one a slot, are made by its first query: a world never queried keeps none, one
+// queried from a single thread one lane's. False if memory runs out. Only this lane's query
+// touches them (bodies are not created meanwhile: that waits for the queries).
+static bool lane_ready(cw_world *world, int lane)
+{
+    if (world->lane_seen[lane] != NULL || world->slot_capacity == 0) // no slots: nothing to mark
+        return true;
+    size_t bytes = (size_t)world->slot_capacity * sizeof *world->lane_seen[lane];
+    uint16_t *seen = cw__alloc(bytes);
+    if (seen == NULL)
+        return false;
+    memset(seen, 0, bytes);
+    world->lane_seen[lane] = seen;
+    world->slot_array_capacity[CW__FIRST_LANE + lane] = world->slot_capacity;
+    atomic_fetch_add(&world->lane_bytes, bytes);
+    return true;
+}
+
 // Numbers this query in its lane so each body is tested once though it sits in several cells.
-static void start(query *q, cw_world *world)
+// False (no query runs) if memory runs out making the lane's marks.
+static bool start(query *q, cw_world *world)
 {
     atomic_fetch_add(&world->queries, 1);
     querying_here = world;
     int lane = claim_lane(world);
+    if (!lane_ready(world, lane)) {
+        atomic_fetch_and(&world->lanes_busy, ~(1u << lane));
+        querying_here = NULL;
+        atomic_fetch_sub(&world->queries, 1);
+        return false;
+    }
     if (++world->lane_mark[lane] == 0) { // wrapped: forget the lane's old marks
         if (world->slot_capacity > 0)
             memset(world->lane_seen[lane], 0, world->slot_capacity * sizeof *world->lane_seen[lane]);
@@ -77,6 +102,7 @@ static void start(query *q, cw_world *world)
     q->lane = lane;
     q->mark = world->lane_mark[lane];
     q->stopped = false;
+    return true;
 }
 
 static bool accepts(const query *q, uint32_t index)
@@ -189,7 +215,8 @@ bool cw_world_query_point(cw_world *world, cw_vec2 point, cw_query_filter filter
     float size = world->grid.cell_size;
     float ex = (fabsf(point.x) + size) * 1e-6f, ey = (fabsf(point.y) + size) * 1e-6f;
     q.box = (cw__box){point.x - ex, point.y - ey, point.x + ex, point.y + ey};
-    start(&q, world);
+    if (!start(&q, world))
+        return false;
     return run_region_query(&q);
 }
 
@@ -215,7 +242,8 @@ bool cw_world_query_aabb(cw_world *world, cw_aabb box, cw_query_filter filter, c
     }
     query q = {.filter = filter, .test = test_box, .fn = fn, .context = context};
     q.box = (cw__box){box.min.x, box.min.y, box.max.x, box.max.y};
-    start(&q, world);
+    if (!start(&q, world))
+        return false;
     return run_region_query(&q);
 }
 
@@ -243,7 +271,8 @@ bool cw_world_query_shape(cw_world *world, const cw_shape *shape, const cw_trans
                .want_manifold = want_manifold};
     cw_aabb aabb = cw__body_aabb(&body);
     q.box = (cw__box){aabb.min.x, aabb.min.y, aabb.max.x, aabb.max.y};
-    start(&q, world);
+    if (!start(&q, world))
+        return false;
     return run_region_query(&q);
 }
 
@@ -298,7 +327,8 @@ bool cw_world_raycast(cw_world *world, cw_vec2 origin, cw_vec2 translation, cw_q
         return false;
     query q = {.filter = filter, .test = test_ray, .ray_fn = fn, .context = context, .point = origin,
                .translation = translation, .limit = 1.0};
-    start(&q, world);
+    if (!start(&q, world))
+        return false;
     cw__grid_query_ray(&world->grid, origin.x, origin.y, translation.x, translation.y, &q.limit, visit, &q);
     visit_changed(&q);
     finish(&q);
@@ -393,7 +423,8 @@ bool cw_world_cast_shape(cw_world *world, const cw_shape *shape, const cw_transf
     cw_aabb from = cw__body_aabb(&body), to = cw__body_aabb(&end);
     q.box = (cw__box){fminf(from.min.x, to.min.x), fminf(from.min.y, to.min.y), fmaxf(from.max.x, to.max.x),
                       fmaxf(from.max.y, to.max.y)};
-    start(&q, world);
+    if (!start(&q, world))
+        return false;
     return run_region_query(&q);
 }
 
