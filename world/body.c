@@ -152,8 +152,8 @@ static bool grow_slots(cw_world *world, uint32_t capacity)
 }
 
 // Room for slot indices below `needed`, grown by a quarter at a time (see grow_slots): the arrays
-// parallel to the slots are most of what a world holds for its bodies (192 bytes a slot on
-// 64-bit), so their growth's spare room (up to a fifth, a tenth on average) weighs more than the
+// parallel to the slots, the grid's proxies and the lists are most of what a world holds for its
+// bodies (224 bytes a slot on 64-bit), so their growth's spare room (up to a fifth, a tenth on average) weighs more than the
 // copies (a body created one by one is copied about four times on its way, not twice).
 static bool reserve_slots(cw_world *world, uint32_t needed)
 {
