@@ -689,10 +689,11 @@ typedef struct cw_world_stats {
     double events_ms;     ///< Milliseconds spent diffing the touching pairs, computing manifolds for
                           ///< begins and stays, and in the callbacks.
     /// Bytes the world holds now from the allocator (cw_set_allocator's functions, their own
-    /// overhead aside): its bodies, grid, touching sets, scratch and event arrays, everything
-    /// cw_world_destroy() gives back. Not the masks and sheets its bodies borrow, nor the stacks of
-    /// its own threads. Room is kept once grown (a warm world allocates nothing per step). Safe to
-    /// read while other threads read the world between steps, as every getter is.
+    /// overhead aside): its bodies, grid, touching sets, scratch, and the event arrays, body index
+    /// and query lanes' marks once made (each by its first use), everything cw_world_destroy()
+    /// gives back. Not the masks and sheets its bodies borrow, nor the stacks of its own threads.
+    /// Room is kept once grown (a warm world allocates nothing per step). Safe to read while other
+    /// threads read the world between steps, as every getter is.
     size_t bytes;
 } cw_world_stats;
 
