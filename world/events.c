@@ -206,8 +206,9 @@ static bool gather(cw_world *world)
         return true; // all there (and after a step that failed, nothing to gather)
     if (cw__in_step(world)) { // more to come in this delivery: room for all it may bring
         uint32_t pairs = world->touching[world->current].count;
-        begins = cw__begin_count(world, &world->touching[world->current]) + world->passed.count;
-        stays = world->report_stays ? pairs - cw__begin_count(world, &world->touching[world->current]) : 0;
+        uint32_t began = cw__begin_count(world, &world->touching[world->current]);
+        begins = began + world->passed.count;
+        stays = world->report_stays ? pairs - began : 0;
     }
     if (!reserve_kind(arrays, CW__BEGINS, begins) || !reserve_kind(arrays, CW__STAYS, stays)) {
         cw__fail("Out of memory: the step's begins and stays could not be gathered into the event arrays; a later "

@@ -80,6 +80,14 @@ static bool lane_ready(cw_world *world, int lane)
     return true;
 }
 
+// Gives the query's lane back and lets the world change again.
+static void finish(query *q)
+{
+    atomic_fetch_and(&q->world->lanes_busy, ~(1u << q->lane));
+    querying_here = NULL;
+    atomic_fetch_sub(&q->world->queries, 1);
+}
+
 // Numbers this query in its lane so each body is tested once though it sits in several cells.
 // False (no query runs) if memory runs out making the lane's marks.
 static bool start(query *q, cw_world *world)
@@ -87,10 +95,10 @@ static bool start(query *q, cw_world *world)
     atomic_fetch_add(&world->queries, 1);
     querying_here = world;
     int lane = claim_lane(world);
+    q->world = world;
+    q->lane = lane;
     if (!lane_ready(world, lane)) {
-        atomic_fetch_and(&world->lanes_busy, ~(1u << lane));
-        querying_here = NULL;
-        atomic_fetch_sub(&world->queries, 1);
+        finish(q);
         return false;
     }
     if (++world->lane_mark[lane] == 0) { // wrapped: forget the lane's old marks
@@ -98,8 +106,6 @@ static bool start(query *q, cw_world *world)
             memset(world->lane_seen[lane], 0, world->slot_capacity * sizeof *world->lane_seen[lane]);
         world->lane_mark[lane] = 1;
     }
-    q->world = world;
-    q->lane = lane;
     q->mark = world->lane_mark[lane];
     q->stopped = false;
     return true;
@@ -136,13 +142,6 @@ static void visit_changed(query *q)
             accepts(q, index))
             q->stopped = !q->test(q, index);
     }
-}
-
-static void finish(query *q)
-{
-    atomic_fetch_and(&q->world->lanes_busy, ~(1u << q->lane));
-    querying_here = NULL;
-    atomic_fetch_sub(&q->world->queries, 1);
 }
 
 static cw_body_id id_of(const cw_world *world, uint32_t index) { return (cw_body_id){index, world->slots[index].generation}; }
