@@ -41,6 +41,7 @@ int main(void)
     failed += RUN_GROUP("world", world_tests);
     failed += RUN_GROUP("world random", world_random_tests);
     failed += RUN_GROUP("world allocator", world_alloc_tests);
+    failed += RUN_GROUP("made on first use", first_use_tests);
     failed += RUN_GROUP("gathered events", world_events_tests);
     failed += RUN_GROUP("body capacity", body_capacity_tests);
     failed += RUN_GROUP("world reserve", world_reserve_tests);

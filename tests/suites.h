@@ -68,8 +68,12 @@ extern const struct CMUnitTest thread_tests[THREAD_TEST_COUNT];
 #define WORLD_RANDOM_TEST_COUNT 16
 extern const struct CMUnitTest world_random_tests[WORLD_RANDOM_TEST_COUNT];
 
-#define WORLD_ALLOC_TEST_COUNT 9
+#define WORLD_ALLOC_TEST_COUNT 6
 extern const struct CMUnitTest world_alloc_tests[WORLD_ALLOC_TEST_COUNT];
+
+// What a world makes on first use (swept list, body index, query lanes) and its out-of-memory.
+#define FIRST_USE_TEST_COUNT 3
+extern const struct CMUnitTest first_use_tests[FIRST_USE_TEST_COUNT];
 
 // The event arrays against the callbacks on random worlds changed between the step and the asking;
 // gathering out of memory.
