@@ -407,9 +407,10 @@ CW_API bool cw_shape_cast(const cw_shape *a, const cw_transform *ta, cw_vec2 tra
 /// A step re-tests only pairs with a body that changed (moved, reshaped, refiltered, created) since
 /// the last step; pairs of two unchanged bodies stay touching without a test. Disabled bodies cost
 /// nothing. Once cw_body_touching() has been called, the step keeps an index from each body to its
-/// pairs (four 4-byte links per touching pair and one per body), so that it costs what its answer
-/// holds; a world that never asks has no index and does not pay for it. Moving, marking and
-/// destroying bodies never allocate; a step allocates only while the world grows.
+/// pairs (five 4-byte words per touching pair: three links and its node in each of the step's two
+/// sets; and one per body), so that it costs what its answer holds; a world that never asks has
+/// no index and does not pay for it. Moving, marking and destroying bodies never allocate; a step
+/// allocates only while the world grows.
 /// @{
 
 /// A world. Create with cw_world_create(), free with cw_world_destroy().

@@ -66,7 +66,7 @@ typedef struct cw__touching {
 
 // The body index: for each body b, the pairs (a, b) with a < b that touch, as a doubly linked list
 // of nodes (pairs (b, c) with c > b are a range of the sorted set). Node 0 means none. Only
-// cw_body_touching() reads it, so a world builds it the first time that is asked (cw__index_need)
+// cw_body_touching() reads it, so a world builds it the first time that is asked (index_needed)
 // and keeps it up to date from then on: a world that never asks saves its 20 bytes a touching pair
 // (three links, and each set's node of each pair) and the step's linking.
 enum { CW__INDEX_OFF = 0, CW__INDEX_BUILDING = 1, CW__INDEX_ON = 2 };
@@ -332,7 +332,8 @@ void cw__sort_pair_keys(const cw_world *world, uint64_t *keys, uint64_t *scratch
 bool cw__touching_reserve(cw__touching *set, uint32_t needed, bool with_manifolds, bool with_nodes);
 void cw__touching_free(cw__touching *set);
 // What each part of the world holds from the allocator, in bytes (cw_world_stats::bytes): the
-// sets and the body index (with the sets' nodes, counted once it is kept) (touching.c), the slot arrays and mask pages (body.c), the
+// sets and the body index with the sets' nodes, counted once it is kept (touching.c), the slot
+// arrays and mask pages (body.c), the
 // passed list (swept.c), the pool (tasks.c).
 size_t cw__touching_bytes(const cw__touching *set);
 size_t cw__index_bytes(const cw_world *world);
