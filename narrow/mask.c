@@ -7,7 +7,7 @@
 // Never written: the pointers are not const only because built masks fill the same fields.
 static int32_t unit_spans[2] = {0, 1};
 static int32_t unit_hull[8] = {0, 0, 1, 0, 1, 1, 0, 1};
-static uint64_t unit_bits[1] = {1};
+static uint64_t unit_bits[1 + CW__ROW_PAD] = {1};
 
 const cw_mask cw__unit_mask = {
     .width = 1, .height = 1, .words = 1, .count = 1, .runs = 1,
@@ -58,7 +58,8 @@ static cw_mask *allocate(int width, int height)
 {
     int words = (width + 63) / 64;
     size_t head = align8(sizeof(cw_mask));
-    size_t bits = (size_t)words * (size_t)height * sizeof(uint64_t) * (words == 1 ? 2 : 1); // and mirrored
+    size_t bits = words == 1 ? 2 * (size_t)(height + CW__ROW_PAD) * sizeof(uint64_t) // and mirrored
+                            : (size_t)words * (size_t)height * sizeof(uint64_t);
     size_t spans = align8((size_t)height * 2 * sizeof(int32_t));
     size_t points = (size_t)(height + 1) * 2 * 2 * sizeof(int32_t); // see compute_hull
     size_t hull = 2 * points + 2 * sizeof(int32_t);
@@ -73,7 +74,7 @@ static cw_mask *allocate(int width, int height)
     m->height = height;
     m->words = words;
     m->bits = (uint64_t *)(memory + head);
-    m->mirrored = words == 1 ? m->bits + height : NULL;
+    m->mirrored = words == 1 ? m->bits + height + CW__ROW_PAD : NULL;
     m->spans = (int32_t *)(memory + head + bits);
     m->hull = (int32_t *)(memory + head + bits + spans + points);
     return m;

@@ -41,27 +41,25 @@ static uint64_t shifted_row(const cw_mask *a, int j, int start, int dx, bool wid
 
 // Whether (a[i] << shift) & b[i] is non-zero for some i < n (shift right for negative shifts),
 // |shift| < 64. Shifting A right is shifting B left (the bits pushed out are texels past A's row),
-// so each row costs one shift. Whole chunks of 32 rows run a fixed-count loop without a branch,
-// which the compiler vectorises and unrolls, with an early-exit test after each (smaller or growing
-// chunks measured slower on the benchmark); the rest is one more such loop.
+// so each row costs one shift. The rows go in whole groups of CW__ROW_GROUP, a fixed-count loop
+// without a branch that the compiler vectorises, with an early exit after each: the last group
+// reads up to CW__ROW_PAD rows past n, which the callers allow (n ends where one of the two masks'
+// opaque rows end, so those rows AND to zero, and the masks keep that many zero rows after theirs).
+// A sprite pair's rows mostly fit one group, so its only data-dependent branch is the answer.
 static CW__ALWAYS_INLINE bool any_shifted_and_body(const uint64_t *a, const uint64_t *b, int n, int shift)
 {
     // Swapped by a mask, not by a branch: the sign is a coin toss for a predictor.
     uintptr_t swap = (uintptr_t)0 - (uintptr_t)(shift < 0), flip = ((uintptr_t)a ^ (uintptr_t)b) & swap;
     a = (const uint64_t *)((uintptr_t)a ^ flip), b = (const uint64_t *)((uintptr_t)b ^ flip);
     shift = shift < 0 ? -shift : shift;
-    int i = 0;
-    for (; i + 32 <= n; i += 32) {
+    for (int i = 0; i < n; i += CW__ROW_GROUP) {
         uint64_t hits = 0;
-        for (int k = 0; k < 32; k++)
+        for (int k = 0; k < CW__ROW_GROUP; k++)
             hits |= (a[i + k] << shift) & b[i + k];
         if (hits)
             return true;
     }
-    uint64_t hits = 0;
-    for (; i < n; i++)
-        hits |= (a[i] << shift) & b[i];
-    return hits != 0;
+    return false;
 }
 
 #if CW__HAVE_AVX2_CLONE
