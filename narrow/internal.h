@@ -488,6 +488,14 @@ static inline uint32_t cw__float_bits(float x)
     return bits;
 }
 
+// x with its sign bit flipped where `sign` (0 or 0x80000000) has it: -x or x, without a branch.
+static inline float cw__flip_sign(float x, uint32_t sign)
+{
+    uint32_t bits = cw__float_bits(x) ^ sign;
+    memcpy(&x, &bits, sizeof x);
+    return x;
+}
+
 // |x|'s bits: for floats (NaN aside) ordered as |x| is, so one integer compare bounds a magnitude.
 static inline uint32_t cw__abs_bits(float x) { return cw__float_bits(x) & 0x7fffffffu; }
 

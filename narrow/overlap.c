@@ -114,34 +114,27 @@ static inline double per_scale(double d, float scale)
     return scale == 1.0f ? d : scale == -1.0f ? -d : d / scale;
 }
 
-// An unrotated pair (is_unrotated_pair()) without the general setup: the offset of A's texel grid in
-// B's, summed as cw__map_between() sums it for such a pair (so that the world's answer is the same),
-// and the word-wise test. No canonical order is needed: with the shapes swapped every step rounds to
-// exactly the negated bits (IEEE rounding is symmetric in sign), and the translated test judges an
-// offset and its negation alike, so (a, b) and (b, a) give the same answer.
-static bool unrotated_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b, const cw_transform *tb)
+// The most common sprite pair (is_moderate_unrotated_pair(), or any unrotated pair at one scale)
+// without the general setup: A's texel grid lands on B's shifted, or mirrored on the axes whose
+// scale signs differ (the magnitudes are equal). The offset is summed as cw__map_between() sums it
+// (so that the world's answer is the same). No canonical order is needed: with the shapes swapped
+// every step rounds to exactly the negated bits (IEEE rounding is symmetric in sign), and the
+// translated test judges an offset and its negation alike; on a mirrored axis the pivots add (B's
+// less A's negated), a sum that rounds to the same bits either way round, as the mirrored test
+// wants. So (a, b) and (b, a) give the same answer. -1 where the masks are too wide to be tested
+// mirrored.
+static inline int sprite_pair_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b,
+                                      const cw_transform *tb)
 {
+    uint32_t sign_x = (cw__float_bits(ta->scale.x) ^ cw__float_bits(tb->scale.x)) & 0x80000000u;
+    uint32_t sign_y = (cw__float_bits(ta->scale.y) ^ cw__float_bits(tb->scale.y)) & 0x80000000u;
+    bool flip_x = sign_x != 0, flip_y = sign_y != 0;
+    if ((flip_x | flip_y) && !cw__can_mirror(a->mask, b->mask))
+        return -1;
     double dx = per_scale((double)ta->position.x - tb->position.x, tb->scale.x);
     double dy = per_scale((double)ta->position.y - tb->position.y, tb->scale.y);
-    double ox = dx + ((double)tb->origin.x - ta->origin.x), oy = dy + ((double)tb->origin.y - ta->origin.y);
-    return cw__translated_overlap(a->mask, b->mask, ox, oy, false, false, CW__EPS, CW__EPS);
-}
-
-// The same for a pair one of which is mirrored against the other (one facing left, one right):
-// A's scale is B's with the sign turned on the axes in `flips` (bit 0: x, bit 1: y). On such an
-// axis the pivots add (cw__map_between() again), a sum that rounds to the same bits either way
-// round, as the mirrored test wants. False in *handled where the masks are too wide to test so.
-static CW__NOINLINE bool mirrored_pair_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b,
-                                               const cw_transform *tb, unsigned flips, bool *handled)
-{
-    *handled = cw__can_mirror(a->mask, b->mask);
-    if (!*handled)
-        return false;
-    bool flip_x = flips & 1, flip_y = flips & 2;
-    double dx = per_scale((double)ta->position.x - tb->position.x, tb->scale.x);
-    double dy = per_scale((double)ta->position.y - tb->position.y, tb->scale.y);
-    double ox = dx + (flip_x ? (double)tb->origin.x + ta->origin.x : (double)tb->origin.x - ta->origin.x);
-    double oy = dy + (flip_y ? (double)tb->origin.y + ta->origin.y : (double)tb->origin.y - ta->origin.y);
+    double ox = dx + ((double)tb->origin.x - cw__flip_sign(ta->origin.x, sign_x));
+    double oy = dy + ((double)tb->origin.y - cw__flip_sign(ta->origin.y, sign_y));
     return cw__translated_overlap(a->mask, b->mask, ox, oy, flip_x, flip_y, CW__EPS, CW__EPS);
 }
 
@@ -208,26 +201,12 @@ static CW__NOINLINE bool overlap_prepared(const cw_shape *a, const cw_transform 
                                           const cw_transform *tb, cw_manifold *manifold)
 {
     if (manifold == NULL && is_unrotated_pair(a, ta, b, tb) && unrotated_is_plain(a->mask, ta, b->mask, tb))
-        return unrotated_overlap(a, ta, b, tb);
+        return sprite_pair_overlap(a, ta, b, tb);
     cw__body body_a, body_b;
     if (!cw__prepare(a, ta, &body_a) || !cw__prepare(b, tb, &body_b))
         return false;
     bool moderate = cw__placement_is_moderate(a, ta) && cw__placement_is_moderate(b, tb);
     return prepared_overlap(&body_a, &body_b, moderate, manifold);
-}
-
-// The most common sprite pair (is_moderate_unrotated_pair()): A's texel grid lands on B's shifted,
-// or mirrored on the axes whose scale signs differ (the magnitudes are equal). -1 where the masks
-// are too wide to be tested mirrored.
-static inline int sprite_pair_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b,
-                                      const cw_transform *tb)
-{
-    unsigned flips = ((cw__float_bits(ta->scale.x) ^ cw__float_bits(tb->scale.x)) >> 31) |
-                     ((cw__float_bits(ta->scale.y) ^ cw__float_bits(tb->scale.y)) >> 31 << 1);
-    if (flips == 0)
-        return unrotated_overlap(a, ta, b, tb);
-    bool handled, hit = mirrored_pair_overlap(a, ta, b, tb, flips, &handled);
-    return handled ? hit : -1;
 }
 
 bool cw_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b, const cw_transform *tb,
@@ -316,6 +295,6 @@ bool cw_placed_overlap(const cw_placed *a, const cw_placed *b, cw_manifold *mani
     if (manifold == NULL && pa->moderate_box && pb->moderate_box)
         return cw__obbs_overlap(&pa->body.obb, &pb->body.obb);
     if (manifold == NULL && is_unrotated_pair(sa, ta, sb, tb) && unrotated_is_plain(sa->mask, ta, sb->mask, tb))
-        return unrotated_overlap(sa, ta, sb, tb);
+        return sprite_pair_overlap(sa, ta, sb, tb);
     return prepared_overlap(&pa->body, &pb->body, pa->moderate && pb->moderate, manifold);
 }

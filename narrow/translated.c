@@ -154,8 +154,8 @@ static CW__NOINLINE bool translated_wide(const cw_mask *a, const cw_mask *b, int
 // Far beyond any mask's size (and NaN): nothing meets, and the offsets fit an int.
 static bool far_apart(double ox, double oy) { return !(fabs(ox) < 1e9 && fabs(oy) < 1e9); }
 
-// cw__translated_overlap() with A mirrored on an axis or both: A's texel i is its texel size - 1 - i
-// counted the other way, so the grid of A mirrored lands on B's at offset - size.
+// cw__translated_overlap() with A mirrored top to bottom (and perhaps in x): A's texel i is its
+// texel size - 1 - i counted the other way, so the grid of A mirrored lands on B's at offset - size.
 static CW__NOINLINE bool mirrored_overlap(const cw_mask *a, const cw_mask *b, double ox, double oy, bool flip_x,
                                           bool flip_y, double eps_x, double eps_y)
 {
@@ -179,21 +179,29 @@ static CW__NOINLINE bool mirrored_overlap(const cw_mask *a, const cw_mask *b, do
 bool cw__translated_overlap(const cw_mask *a, const cw_mask *b, double ox, double oy, bool flip_x, bool flip_y,
                             double eps_x, double eps_y)
 {
-    if (flip_x || flip_y)
+    if (flip_y)
         return mirrored_overlap(a, b, ox, oy, flip_x, flip_y, eps_x, eps_y);
+    // Mirrored in x only (sprites facing each other), A's mirrored rows land on B's in order, at the
+    // offset less A's width: the same test on those rows and their opaque columns.
+    int base = flip_x ? a->width : 0;
     bool fx, fy;
     int dx, dy;
-    if (far_apart(ox, oy) || !split_offset(ox, 0, eps_x, &dx, &fx) || !split_offset(oy, 0, eps_y, &dy, &fy))
+    if (far_apart(ox, oy) || !split_offset(ox, base, eps_x, &dx, &fx) || !split_offset(oy, 0, eps_y, &dy, &fy))
         return false;
     // A's rows that land on B's opaque rows (row j covers B rows j + dy, and j + dy + 1 if fy),
     // and B's columns that A's texels reach. An empty mask's bounds are all 0: nothing meets.
+    int ax0 = flip_x ? base - a->x1 : a->x0, ax1 = flip_x ? base - a->x0 : a->x1;
     int j0 = cw__int_max(a->y0, b->y0 - dy - fy), j1 = cw__int_min(a->y1, b->y1 - dy);
-    int k0 = cw__int_max(a->x0 + dx, b->x0), k1 = cw__int_min(a->x1 + dx + fx, b->x1);
+    int k0 = cw__int_max(ax0 + dx, b->x0), k1 = cw__int_min(ax1 + dx + fx, b->x1);
     if (j0 >= j1 || k0 >= k1)
         return false;
+    // Whole offsets, as pixel art has them: [j0, j1) are the rows that meet. Mirrored masks are
+    // narrow (cw__can_mirror()), and their columns meeting puts |dx| below 64.
+    if (!fx && !fy && (a->words | b->words) == 1 && dx > -64 && dx < 64)
+        return any_shifted_and((flip_x ? a->mirrored : a->bits) + j0, b->bits + j0 + dy, j1 - j0, dx);
+    if (flip_x)
+        return mirrored_narrow(a, b, dx, fx, fy, j0, j1, dy, true, false);
     if ((a->words | b->words) != 1 || dx <= -64 || dx >= 63)
         return translated_wide(a, b, dx, fx, fy, j0, j1, dy, k0, k1);
-    if (!fx && !fy) // whole offsets, as pixel art has them: [j0, j1) are the rows that meet
-        return any_shifted_and(a->bits + j0, b->bits + j0 + dy, j1 - j0, dx);
     return translated_narrow(a, b, dx, fx, fy, j0, j1, dy);
 }
