@@ -48,12 +48,30 @@ static double float_ulp(float x)
     return ulp;
 }
 
-// Cosine and sine of a float rotation to double precision, about five times faster than two libm
-// calls: reduce by multiples of pi/2 (pi/2 split in two parts so k * part1 is exact), then Taylor
-// series on [-pi/4, pi/4], where the next terms are below 1e-18. A rotation that is the float
-// nearest a multiple of 90 degrees (float pi/2 is 4e-8 rad short of the real one) is taken as that
-// exact multiple, so a sprite turned by a float pi/2 stays on the texel grid; anything further
-// away, however little, is kept as given. Beyond 1e5 rad: libm, as given.
+static inline uint64_t double_bits(double x)
+{
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    return bits;
+}
+
+static inline double double_of_bits(uint64_t bits)
+{
+    double x;
+    memcpy(&x, &bits, sizeof x);
+    return x;
+}
+
+// Cosine and sine of a float rotation to double precision, about six times faster than two libm
+// calls: reduce by multiples of pi/2 (pi/2 split in two parts so k * part1 is exact), then the
+// minimax polynomials of fdlibm's sine and cosine kernels on [-pi/4, pi/4] (within one unit of the
+// last place of libm's answer). A rotation that is the float nearest a multiple of 90 degrees (float
+// pi/2 is 4e-8 rad short of the real one) is taken as that exact multiple, so a sprite turned by a
+// float pi/2 stays on the texel grid; anything further away, however little, is kept as given.
+// Beyond 1e5 rad: libm, as given. Every moved body pays this, so it is written for latency: k is
+// rounded by adding and taking away 1.5 * 2^52 (no conversions on the way to the remainder), the
+// series go in independent halves (Estrin's scheme), and the quadrant swaps and signs the two
+// results by their bits, without branches (k is as random as the rotations).
 void cw__cos_sin(float angle, double *c, double *s)
 {
     double x = angle;
@@ -62,27 +80,25 @@ void cw__cos_sin(float angle, double *c, double *s)
         *s = angle == 0.0f ? 0.0 : sin(x);
         return;
     }
-    const double pio2_hi = 1.5707963267341256e+00, pio2_lo = 6.0771005065061922e-11;
-    int k = (int)(x * 0.63661977236758134 + copysign(0.5, x)); // to nearest, either sign
+    const double pio2_hi = 1.5707963267341256e+00, pio2_lo = 6.0771005065061922e-11, to_nearest = 0x1.8p52;
+    double k = (x * 0.63661977236758134 + to_nearest) - to_nearest;
     double r = (x - k * pio2_hi) - k * pio2_lo;
     if (fabs(r) < 0.5 * float_ulp(angle)) // the nearest float only: a float step away is 1e-7 rad off
         r = 0;
-    // The series in z = r^2, each split into independent halves (Estrin's scheme): the nested form
-    // was one chain of 17 dependent multiply-adds, and a moved body waited on it. sin r = r + r z S(z)
-    // adds the small part last, so it is as accurate (within 1.4 units of the last place of libm).
     double z = r * r, z2 = z * z, z4 = z2 * z2;
-    double sin_tail = ((-1.0 / 6 + z * (1.0 / 120)) + z2 * (-1.0 / 5040 + z * (1.0 / 362880))) +
-                      z4 * ((-1.0 / 39916800 + z * (1.0 / 6227020800)) + z2 * (-1.0 / 1307674368000.0));
-    double cos_tail = ((-0.5 + z * (1.0 / 24)) + z2 * (-1.0 / 720 + z * (1.0 / 40320))) +
-                      z4 * ((-1.0 / 3628800 + z * (1.0 / 479001600)) +
-                            z2 * (-1.0 / 87178291200.0 + z * (1.0 / 20922789888000.0)));
-    double sr = r + (r * z) * sin_tail, cr = 1 + z * cos_tail;
-    // The quadrant picks and signs without branches: k is as random as the rotations, and a
-    // four-way branch on it mispredicted for most moved bodies. Multiplying by -1 is exact.
-    static const double sign_c[4] = {1, -1, -1, 1}, sign_s[4] = {1, 1, -1, -1};
-    const double both[2] = {cr, sr};
-    *c = sign_c[k & 3] * both[k & 1];
-    *s = sign_s[k & 3] * both[(k & 1) ^ 1];
+    double sin_tail = ((-1.66666666666666324348e-01 + z * 8.33333333332248946124e-03) +
+                       z2 * (-1.98412698298579493134e-04 + z * 2.75573137070700676789e-06)) +
+                      z4 * (-2.50507602534068634195e-08 + z * 1.58969099521155010221e-10);
+    double cos_tail = ((4.16666666666666019037e-02 - z * 1.38888888888741095749e-03) +
+                       z2 * (2.48015872894767294178e-05 - z * 2.75573143513906633035e-07)) +
+                      z4 * (2.08757232129817482790e-09 - z * 1.13596475577881948265e-11);
+    // sin r = r + r z S(z) and cos r = 1 + (-z/2 + z^2 C(z)) add the small parts last.
+    double sr = r + (r * z) * sin_tail, cr = 1 + (z * -0.5 + z2 * cos_tail);
+    // Quadrant q = k mod 4: cos is cr, -sr, -cr, sr and sin is sr, cr, -sr, -cr.
+    int q = (int)k & 3;
+    uint64_t swap = 0 - (uint64_t)(q & 1), cb = double_bits(cr), sb = double_bits(sr);
+    *c = double_of_bits(((cb & ~swap) | (sb & swap)) ^ ((uint64_t)((q + 1) & 2) << 62));
+    *s = double_of_bits(((sb & ~swap) | (cb & swap)) ^ ((uint64_t)(q & 2) << 62));
 }
 
 // The box's centre is its unit texel's centre; the tolerance is 1e-6 local units of its smaller scale.
