@@ -338,6 +338,10 @@ bool cw__masks_overlap_moving(const cw__body *a, const cw__body *b, double dx, d
 bool cw__translated_overlap(const cw_mask *a, const cw_mask *b, double ox, double oy, bool flip_x, bool flip_y,
                             double eps_x, double eps_y);
 
+// cw__translated_overlap() for a whole offset (ox, oy) (|ox|, |oy| < 2^30), not mirrored top to
+// bottom: the same answer, from ints.
+bool cw__translated_whole(const cw_mask *a, const cw_mask *b, int ox, int oy, bool flip_x);
+
 // Whether cw__translated_overlap() takes the two masks mirrored: both at most 64 texels wide.
 static inline bool cw__can_mirror(const cw_mask *a, const cw_mask *b) { return (a->words | b->words) == 1; }
 

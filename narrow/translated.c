@@ -176,21 +176,14 @@ static CW__NOINLINE bool mirrored_overlap(const cw_mask *a, const cw_mask *b, do
     return mirrored_narrow(a, b, dx, fx, fy, j0, j1, dy, flip_x, flip_y);
 }
 
-bool cw__translated_overlap(const cw_mask *a, const cw_mask *b, double ox, double oy, bool flip_x, bool flip_y,
-                            double eps_x, double eps_y)
+// A's texel (i, j) (of its rows mirrored in x if flip_x) on B's texel (i + dx, j + dy), straddling
+// the next one on an axis where fx (fy) says so: what cw__translated_overlap() and
+// cw__translated_whole() share once the offsets are whole numbers and straddles.
+static inline bool landed_overlap(const cw_mask *a, const cw_mask *b, int dx, int dy, bool fx, bool fy, bool flip_x)
 {
-    if (flip_y)
-        return mirrored_overlap(a, b, ox, oy, flip_x, flip_y, eps_x, eps_y);
-    // Mirrored in x only (sprites facing each other), A's mirrored rows land on B's in order, at the
-    // offset less A's width: the same test on those rows and their opaque columns.
-    int base = flip_x ? a->width : 0;
-    bool fx, fy;
-    int dx, dy;
-    if (far_apart(ox, oy) || !split_offset(ox, base, eps_x, &dx, &fx) || !split_offset(oy, 0, eps_y, &dy, &fy))
-        return false;
     // A's rows that land on B's opaque rows (row j covers B rows j + dy, and j + dy + 1 if fy),
     // and B's columns that A's texels reach. An empty mask's bounds are all 0: nothing meets.
-    int ax0 = flip_x ? base - a->x1 : a->x0, ax1 = flip_x ? base - a->x0 : a->x1;
+    int ax0 = flip_x ? a->width - a->x1 : a->x0, ax1 = flip_x ? a->width - a->x0 : a->x1;
     int j0 = cw__int_max(a->y0, b->y0 - dy - fy), j1 = cw__int_min(a->y1, b->y1 - dy);
     int k0 = cw__int_max(ax0 + dx, b->x0), k1 = cw__int_min(ax1 + dx + fx, b->x1);
     if (j0 >= j1 || k0 >= k1)
@@ -204,4 +197,24 @@ bool cw__translated_overlap(const cw_mask *a, const cw_mask *b, double ox, doubl
     if ((a->words | b->words) != 1 || dx <= -64 || dx >= 63)
         return translated_wide(a, b, dx, fx, fy, j0, j1, dy, k0, k1);
     return translated_narrow(a, b, dx, fx, fy, j0, j1, dy);
+}
+
+bool cw__translated_overlap(const cw_mask *a, const cw_mask *b, double ox, double oy, bool flip_x, bool flip_y,
+                            double eps_x, double eps_y)
+{
+    if (flip_y)
+        return mirrored_overlap(a, b, ox, oy, flip_x, flip_y, eps_x, eps_y);
+    // Mirrored in x only (sprites facing each other), A's mirrored rows land on B's in order, at the
+    // offset less A's width: the same test on those rows and their opaque columns.
+    bool fx, fy;
+    int dx, dy;
+    if (far_apart(ox, oy) || !split_offset(ox, flip_x ? a->width : 0, eps_x, &dx, &fx) ||
+        !split_offset(oy, 0, eps_y, &dy, &fy))
+        return false;
+    return landed_overlap(a, b, dx, dy, fx, fy, flip_x);
+}
+
+bool cw__translated_whole(const cw_mask *a, const cw_mask *b, int ox, int oy, bool flip_x)
+{
+    return landed_overlap(a, b, ox - (flip_x ? a->width : 0), oy, false, false, flip_x);
 }

@@ -178,11 +178,16 @@ static void texel_image(int i, int j, int fx, int fy, int quarters, int *x, int 
     *y = cy[0] < cy[1] ? cy[0] : cy[1];
 }
 
-// Whole offsets at scale 1 (mirrored or not), pivots at the corner, A turned by 0 to 3 quarter turns
-// (the floats nearest the multiples of pi/2, which count as exact), masks with a few opaque texels
-// each and up to 100 rows: every row of the word-wise loops (the 32-row chunks, the rest, the
-// mirrored rows) decides some case, and the quarter turns take the general walk. The reference is
-// integer arithmetic: which texel of B each of A's lands on.
+// B's texel column (row) under world column `w` (the least corner of a texel's image), for B at
+// position p with pivot o and scale g (1 or -1).
+static int texel_under(int w, int p, int o, int g) { return g > 0 ? w - p + o : p - w - 1 + o; }
+
+// Pixel art's placements: whole positions and whole pivots at scale 1 or -1 on each axis for both
+// (mirrored alike, or one against the other), A turned by 0 to 3 quarter turns (the floats nearest
+// the multiples of pi/2, which count as exact), masks with a few opaque texels each and up to 100
+// rows: every row of the word-wise loops (the 32-row groups, the mirrored rows) decides some case,
+// and the quarter turns take the general walk. The reference is integer arithmetic: which texel of
+// B each of A's lands on.
 static void test_translated_rows(void **state)
 {
     (void)state;
@@ -196,34 +201,43 @@ static void test_translated_rows(void **state)
         assert_non_null(ma);
         assert_non_null(mb);
         int fx = gen_chance(&r, 0.3) ? -1 : 1, fy = gen_chance(&r, 0.2) ? -1 : 1;
+        int gx = gen_chance(&r, 0.3) ? -1 : 1, gy = gen_chance(&r, 0.2) ? -1 : 1;
         int quarters = gen_chance(&r, 0.5) ? 0 : gen_int(&r, 1, 3);
         turned += quarters == 1 || quarters == 3;
         static const double turns[4] = {0, GEN_PI / 2, GEN_PI, -GEN_PI / 2};
         cw_transform ta = cw_default_transform(), tb = cw_default_transform();
         ta.scale = (cw_vec2){(float)fx, (float)fy};
+        tb.scale = (cw_vec2){(float)gx, (float)gy};
         ta.rotation = (float)turns[quarters];
-        ta.position = (cw_vec2){(float)gen_int(&r, -100, 100), (float)gen_int(&r, -100, 100)};
-        // Offsets that put one opaque texel of A on one of B, or a few texels beside it.
+        int pax = gen_int(&r, -100, 100), pay = gen_int(&r, -100, 100);
+        int oax = gen_chance(&r, 0.3) ? 0 : gen_int(&r, -8, wa + 8), oay = gen_chance(&r, 0.3) ? 0 : gen_int(&r, -8, ha + 8);
+        int obx = gen_chance(&r, 0.3) ? 0 : gen_int(&r, -8, wb + 8), oby = gen_chance(&r, 0.3) ? 0 : gen_int(&r, -8, hb + 8);
+        ta.position = (cw_vec2){(float)pax, (float)pay};
+        ta.origin = (cw_vec2){(float)oax, (float)oay};
+        tb.origin = (cw_vec2){(float)obx, (float)oby};
+        // B placed so that one opaque texel of A lands on one of B, or a few texels beside it.
         int ix, iy;
-        texel_image(xa, ya, fx, fy, quarters, &ix, &iy);
-        int dx = xb - ix + (gen_chance(&r, 0.5) ? 0 : gen_int(&r, -3, 3));
-        int dy = yb - iy + (gen_chance(&r, 0.5) ? 0 : gen_int(&r, -3, 3));
-        tb.position = (cw_vec2){ta.position.x - (float)dx, ta.position.y - (float)dy};
+        texel_image(xa - oax, ya - oay, fx, fy, quarters, &ix, &iy);
+        int tx = xb + (gen_chance(&r, 0.5) ? 0 : gen_int(&r, -3, 3)), ty = yb + (gen_chance(&r, 0.5) ? 0 : gen_int(&r, -3, 3));
+        int pbx = gx > 0 ? pax + ix + obx - tx : tx + pax + ix + 1 - obx;
+        int pby = gy > 0 ? pay + iy + oby - ty : ty + pay + iy + 1 - oby;
+        tb.position = (cw_vec2){(float)pbx, (float)pby};
+        assert_int_equal(texel_under(pax + ix, pbx, obx, gx), tx);
         bool expected = false;
         for (int j = 0; j < ha && !expected; j++)
             for (int i = 0; i < wa && !expected; i++) {
                 int x, y;
-                texel_image(i, j, fx, fy, quarters, &x, &y);
-                x += dx, y += dy;
+                texel_image(i - oax, j - oay, fx, fy, quarters, &x, &y);
+                x = texel_under(pax + x, pbx, obx, gx), y = texel_under(pay + y, pby, oby, gy);
                 expected = sa[j * wa + i] && x >= 0 && x < wb && y >= 0 && y < hb && sb[y * wb + x];
             }
         cw_shape a = cw_shape_mask(ma), b = cw_shape_mask(mb);
         bool ab = cw_overlap(&a, &ta, &b, &tb, NULL), ba = cw_overlap(&b, &tb, &a, &ta, NULL);
         hits += expected;
         if ((ab != expected || ba != expected) && ++failures <= MAX_PRINTED)
-            printf("  rows case %d: %dx%d against %dx%d, offset (%d, %d), scale (%d, %d), %d quarter turns: "
-                   "cw_overlap %d / %d, expected %d\n",
-                   k, wa, ha, wb, hb, dx, dy, fx, fy, quarters, ab, ba, expected);
+            printf("  rows case %d: %dx%d at (%d, %d) pivot (%d, %d) scale (%d, %d), %d quarter turns, against %dx%d "
+                   "at (%d, %d) pivot (%d, %d) scale (%d, %d): cw_overlap %d / %d, expected %d\n",
+                   k, wa, ha, pax, pay, oax, oay, fx, fy, quarters, wb, hb, pbx, pby, obx, oby, gx, gy, ab, ba, expected);
         cw_mask_destroy(ma);
         cw_mask_destroy(mb);
         free(sa);
