@@ -573,8 +573,8 @@ void scaling(const Options &o) {
             for (const std::string &name : names) {
                 std::printf(" %s |", name.c_str());
             }
-            std::printf("\n|---:|");
-            for (size_t k = 0; k < SIDE_COUNT; k++) {
+            std::printf(" fastest peer / collworld |\n|---:|");
+            for (size_t k = 0; k <= SIDE_COUNT; k++) {
                 std::printf("---:|");
             }
             std::printf("\n");
@@ -584,9 +584,13 @@ void scaling(const Options &o) {
         for (size_t k = 0; k < SIDE_COUNT; k++) {
             ms[k][p] = r.ms[k];
             bytes[k][p] = (k == 0 ? r.own_bytes[k] : r.mb[k] * 1048576.0) / n;
-            std::printf(" %.2f ms, %.0f B |", ms[k][p], bytes[k][p]);
+            std::printf(" %.3g ms, %.0f B |", ms[k][p], bytes[k][p]);
         }
-        std::printf("\n");
+        double fastest_peer = ms[1][p];
+        for (size_t k = 2; k < SIDE_COUNT; k++) {
+            fastest_peer = std::min(fastest_peer, ms[k][p]);
+        }
+        std::printf(" %.2fx |\n", fastest_peer / ms[0][p]);
         std::fflush(stdout);
     }
     static const char *const colors[] = {"#d62728", "#1f77b4", "#2ca02c", "#9467bd"};
