@@ -1,8 +1,10 @@
 // cw_overlap's translated path: two masks unrotated at one scale (both mirrored alike or not, or
-// one mirrored against the other), whose texel grids land on each other shifted (or mirrored). On seeded random pairs, narrow and wide, at whole, half, random
-// and within-rounding-of-the-tolerance offsets: the exact reference's answer where it is clear-cut,
-// the same answer both ways round and the same answer as a world holding the two bodies (whose
-// step prepares them and takes the general path to the same test) every time.
+// one mirrored against the other), whose texel grids land on each other shifted (or mirrored).
+// On seeded random pairs, narrow and wide, at whole, half, random and within-rounding-of-the-
+// tolerance offsets: the exact reference's answer where it is clear-cut, the same answer both ways
+// round and the same answer as a world holding the two bodies (whose step prepares them and takes
+// the general path to the same test) every time. Pixel art's placements (whole positions and
+// pivots at scale 1, either sign) against integer arithmetic in test_translated_rows.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
