@@ -19,6 +19,24 @@ static void report_pair(uint32_t a, uint32_t b, cw__pair_list *out)
     cw__pair_list_add(out, a < b ? a : b, a < b ? b : a);
 }
 
+// Whether a pair is reported is as random as the bodies, and a branch on it is mispredicted about
+// once in every few pairs. Where the list has room for `most` more indices (every pair a loop could
+// report), each pair is written and the count moves by 0 or 2 (write_kept_if), without a branch;
+// else (a full list, or one near its limit) the pairs go one at a time, as the list allows. The
+// same pairs in the same order either way.
+static inline bool room_for_every_pair(const cw__pair_list *out, uint32_t most)
+{
+    return out->capacity - out->count >= most && (out->limit == 0 || out->limit - out->count >= most) &&
+           !out->failed;
+}
+
+static inline uint32_t write_kept_if(uint32_t *items, uint32_t count, uint32_t a, uint32_t b, bool kept)
+{
+    items[count] = a < b ? a : b;
+    items[count + 1] = a < b ? b : a;
+    return count + 2u * kept;
+}
+
 #if defined(__SSE2__)
 // wanted() with the boxes in one packed compare: a's min corner against b's max and b's min against
 // a's max (the same four comparisons, so the same answer, NaN included).
@@ -33,11 +51,7 @@ static inline bool packed_wanted(__m128 a, __m128 b, uint32_t fa, uint32_t fb)
 // columns' setup and remainders came to some fifty.
 static void pairs_packed(const member *members, int n, cw__pair_list *out)
 {
-    // Whether a pair is reported is as random as the bodies: where the list has room for every pair
-    // the cell could report, each is written and the count moves by 0 or 2, without a branch to
-    // mispredict. Else (a full list, or one near its limit) one pair at a time, as the list allows.
-    uint32_t most = (uint32_t)(n * (n - 1)); // indices of every pair
-    if (out->capacity - out->count >= most && (out->limit == 0 || out->limit - out->count >= most) && !out->failed) {
+    if (room_for_every_pair(out, (uint32_t)(n * (n - 1)))) {
         uint32_t *items = out->items, count = out->count;
         for (int i = 0; i < n - 1; i++) {
             const __m128 a = _mm_loadu_ps((const float *)(const void *)&members[i].box);
@@ -45,10 +59,7 @@ static void pairs_packed(const member *members, int n, cw__pair_list *out)
             for (int j = i + 1; j < n; j++) {
                 const __m128 b = _mm_loadu_ps((const float *)(const void *)&members[j].box);
                 const uint32_t fb = members[j].flags, ib = members[j].index;
-                bool hit = packed_wanted(a, b, fa, fb);
-                items[count] = ia < ib ? ia : ib;
-                items[count + 1] = ia < ib ? ib : ia;
-                count += 2u * hit;
+                count = write_kept_if(items, count, ia, ib, packed_wanted(a, b, fa, fb));
             }
         }
         out->count = count;
@@ -77,21 +88,14 @@ typedef struct columns {
     uint8_t hit[COLUMN_MAX];
 } columns;
 
-// Reports member i with each later member j whose hit[j] is set. Whether a pair is reported is as
-// random as the bodies: where the list has room for all of them, each is written and the count
-// moves by 0 or 2, without a branch to mispredict (a crowded cell mispredicted about once in every
-// few pairs); else one at a time, as the list allows. The same pairs in the same order either way.
+// Reports member i with each later member j whose hit[j] is set (see room_for_every_pair()).
 static void report_hits(const member *members, int i, int n, const uint8_t *hit, cw__pair_list *out)
 {
-    uint32_t most = 2u * (uint32_t)(n - 1 - i), ia = members[i].index;
-    if (out->capacity - out->count >= most && (out->limit == 0 || out->limit - out->count >= most) && !out->failed) {
+    uint32_t ia = members[i].index;
+    if (room_for_every_pair(out, 2u * (uint32_t)(n - 1 - i))) {
         uint32_t *items = out->items, count = out->count;
-        for (int j = i + 1; j < n; j++) {
-            uint32_t ib = members[j].index;
-            items[count] = ia < ib ? ia : ib;
-            items[count + 1] = ia < ib ? ib : ia;
-            count += 2u * hit[j];
-        }
+        for (int j = i + 1; j < n; j++)
+            count = write_kept_if(items, count, ia, members[j].index, hit[j]);
         out->count = count;
         return;
     }
