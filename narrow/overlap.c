@@ -125,43 +125,42 @@ static inline double per_scale(double d, float scale)
 // every step rounds to exactly the negated bits (IEEE rounding is symmetric in sign), and the
 // translated test judges an offset and its negation alike; on a mirrored axis the pivots add (B's
 // less A's negated), a sum that rounds to the same bits either way round, as the mirrored test
-// wants. So (a, b) and (b, a) give the same answer. -1 where the masks are too wide to be tested
-// mirrored.
-static inline int sprite_pair_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b,
-                                      const cw_transform *tb)
+// wants. So (a, b) and (b, a) give the same answer. sign_x, sign_y: the sign bits in which A's
+// scale differs from B's (0 or 0x80000000 each); where either is set, masks cw__can_mirror() takes.
+static inline bool sprite_pair_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b,
+                                       const cw_transform *tb, uint32_t sign_x, uint32_t sign_y)
 {
-    uint32_t sign_x = (cw__float_bits(ta->scale.x) ^ cw__float_bits(tb->scale.x)) & 0x80000000u;
-    uint32_t sign_y = (cw__float_bits(ta->scale.y) ^ cw__float_bits(tb->scale.y)) & 0x80000000u;
-    bool flip_x = sign_x != 0, flip_y = sign_y != 0;
-    if ((flip_x | flip_y) && !cw__can_mirror(a->mask, b->mask))
-        return -1;
     double dx = per_scale((double)ta->position.x - tb->position.x, tb->scale.x);
     double dy = per_scale((double)ta->position.y - tb->position.y, tb->scale.y);
     double ox = dx + ((double)tb->origin.x - cw__flip_sign(ta->origin.x, sign_x));
     double oy = dy + ((double)tb->origin.y - cw__flip_sign(ta->origin.y, sign_y));
-    return cw__translated_overlap(a->mask, b->mask, ox, oy, flip_x, flip_y, CW__EPS, CW__EPS);
+    return cw__translated_overlap(a->mask, b->mask, ox, oy, sign_x != 0, sign_y != 0, CW__EPS, CW__EPS);
 }
 
 // A sprite pair (is_moderate_unrotated_pair()) placed as pixel art is: scale 1 (either sign) on both
 // axes, not mirrored top to bottom, and every position and pivot a whole number of texels. The
 // offset is then a whole number, which sprite_pair_overlap()'s sums in double reach exactly (the
 // values are below 2^16); summed here in ints, four lanes at once, it skips their chain of
-// conversions and the judging of fractions. Other pairs go there.
+// conversions and the judging of fractions. Other pairs go there. -1 where one sprite is mirrored
+// against the other and the masks are too wide to be tested so.
 static inline int moderate_sprite_pair_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b,
                                                const cw_transform *tb)
 {
+    uint32_t sign_x = (cw__float_bits(ta->scale.x) ^ cw__float_bits(tb->scale.x)) & 0x80000000u;
+    uint32_t sign_y = (cw__float_bits(ta->scale.y) ^ cw__float_bits(tb->scale.y)) & 0x80000000u;
+    bool flip_x = sign_x != 0, flip_y = sign_y != 0;
+    if ((flip_x | flip_y) && !cw__can_mirror(a->mask, b->mask))
+        return -1;
 #if defined(__SSE2__)
-    bool flip_x = (cw__float_bits(ta->scale.x) ^ cw__float_bits(tb->scale.x)) >> 31,
-         flip_y = (cw__float_bits(ta->scale.y) ^ cw__float_bits(tb->scale.y)) >> 31;
     uint32_t unit = 0x3f800000u, off_unit = (cw__abs_bits(tb->scale.x) ^ unit) | (cw__abs_bits(tb->scale.y) ^ unit);
-    if (off_unit != 0 || flip_y || (flip_x && !cw__can_mirror(a->mask, b->mask)))
-        return sprite_pair_overlap(a, ta, b, tb);
+    if (off_unit != 0 || flip_y)
+        return sprite_pair_overlap(a, ta, b, tb, sign_x, sign_y);
     __m128 va = _mm_setr_ps(ta->position.x, ta->position.y, ta->origin.x, ta->origin.y);
     __m128 vb = _mm_setr_ps(tb->position.x, tb->position.y, tb->origin.x, tb->origin.y);
     __m128i ia = _mm_cvttps_epi32(va), ib = _mm_cvttps_epi32(vb);
     __m128 whole = _mm_and_ps(_mm_cmpeq_ps(_mm_cvtepi32_ps(ia), va), _mm_cmpeq_ps(_mm_cvtepi32_ps(ib), vb));
     if (_mm_movemask_ps(whole) != 15)
-        return sprite_pair_overlap(a, ta, b, tb);
+        return sprite_pair_overlap(a, ta, b, tb, sign_x, sign_y);
     // Lanes x, y: (A's position less B's) / B's scale, a negation where that is -1; lanes 2, 3: B's
     // pivot less A's (A's turned round where mirrored). The offset is the sum of the two halves.
     __m128i turn = _mm_setr_epi32(0, 0, -(int)flip_x, 0);
@@ -172,7 +171,7 @@ static inline int moderate_sprite_pair_overlap(const cw_shape *a, const cw_trans
     return cw__translated_whole(a->mask, b->mask, _mm_cvtsi128_si32(offset),
                                 _mm_cvtsi128_si32(_mm_shuffle_epi32(offset, _MM_SHUFFLE(1, 1, 1, 1))), flip_x);
 #else
-    return sprite_pair_overlap(a, ta, b, tb);
+    return sprite_pair_overlap(a, ta, b, tb, sign_x, sign_y);
 #endif
 }
 
@@ -239,7 +238,7 @@ static CW__NOINLINE bool overlap_prepared(const cw_shape *a, const cw_transform 
                                           const cw_transform *tb, cw_manifold *manifold)
 {
     if (manifold == NULL && is_unrotated_pair(a, ta, b, tb) && unrotated_is_plain(a->mask, ta, b->mask, tb))
-        return sprite_pair_overlap(a, ta, b, tb);
+        return sprite_pair_overlap(a, ta, b, tb, 0, 0); // one scale: neither is mirrored
     cw__body body_a, body_b;
     if (!cw__prepare(a, ta, &body_a) || !cw__prepare(b, tb, &body_b))
         return false;
@@ -335,6 +334,6 @@ bool cw_placed_overlap(const cw_placed *a, const cw_placed *b, cw_manifold *mani
     if (manifold == NULL && pa->moderate_box && pb->moderate_box)
         return cw__obbs_overlap(&pa->body.obb, &pb->body.obb);
     if (manifold == NULL && is_unrotated_pair(sa, ta, sb, tb) && unrotated_is_plain(sa->mask, ta, sb->mask, tb))
-        return sprite_pair_overlap(sa, ta, sb, tb);
+        return sprite_pair_overlap(sa, ta, sb, tb, 0, 0); // one scale: neither is mirrored
     return prepared_overlap(&pa->body, &pb->body, pa->moderate && pb->moderate, manifold);
 }
