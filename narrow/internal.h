@@ -492,13 +492,16 @@ static inline uint32_t cw__float_bits(float x)
     return bits;
 }
 
-// x with its sign bit flipped where `sign` (0 or 0x80000000) has it: -x or x, without a branch.
-static inline float cw__flip_sign(float x, uint32_t sign)
+// The float with these bits.
+static inline float cw__float_of_bits(uint32_t bits)
 {
-    uint32_t bits = cw__float_bits(x) ^ sign;
+    float x;
     memcpy(&x, &bits, sizeof x);
     return x;
 }
+
+// x with its sign bit flipped where `sign` (0 or 0x80000000) has it: -x or x, without a branch.
+static inline float cw__flip_sign(float x, uint32_t sign) { return cw__float_of_bits(cw__float_bits(x) ^ sign); }
 
 // |x|'s bits: for floats (NaN aside) ordered as |x| is, so one integer compare bounds a magnitude.
 static inline uint32_t cw__abs_bits(float x) { return cw__float_bits(x) & 0x7fffffffu; }

@@ -36,18 +36,6 @@ static void snap(double *c, double *s)
     }
 }
 
-// The spacing of floats at x's magnitude (its unit in the last place), from the exponent bits.
-static double float_ulp(float x)
-{
-    uint32_t bits;
-    memcpy(&bits, &x, sizeof bits);
-    int exponent = (int)((bits >> 23) & 0xff);
-    uint64_t as_double = (uint64_t)(exponent > 0 ? exponent - 150 + 1023 : 1023 - 149) << 52;
-    double ulp;
-    memcpy(&ulp, &as_double, sizeof ulp);
-    return ulp;
-}
-
 static inline uint64_t double_bits(double x)
 {
     uint64_t bits;
@@ -60,6 +48,13 @@ static inline double double_of_bits(uint64_t bits)
     double x;
     memcpy(&x, &bits, sizeof x);
     return x;
+}
+
+// The spacing of floats at x's magnitude (its unit in the last place), from the exponent bits.
+static double float_ulp(float x)
+{
+    int exponent = (int)((cw__float_bits(x) >> 23) & 0xff);
+    return double_of_bits((uint64_t)(exponent > 0 ? exponent - 150 + 1023 : 1023 - 149) << 52);
 }
 
 // Cosine and sine of a float rotation to double precision, about six times faster than two libm
@@ -244,29 +239,18 @@ cw__map cw__map_between(const cw__body *from, const cw__body *to)
 // coin toss, which a branch predictor loses about half the time, four times an AABB. No case for
 // zero: a nearest float of zero has x's sign, so its step is the smallest subnormal of that sign.
 // Beyond the floats (the nearest is an infinity) it stays infinite.
-static float float_from_bits(uint32_t bits)
-{
-    float f;
-    memcpy(&f, &bits, sizeof f);
-    return f;
-}
-
 float cw__float_down(double x)
 {
     float f = (float)x;
-    uint32_t bits;
-    memcpy(&bits, &f, sizeof bits);
-    uint32_t step = ((double)f > x) & (x < (double)FLT_MAX);
-    return float_from_bits(bits + ((0u - step) & ((bits >> 31) * 2u - 1u)));
+    uint32_t bits = cw__float_bits(f), step = ((double)f > x) & (x < (double)FLT_MAX);
+    return cw__float_of_bits(bits + ((0u - step) & ((bits >> 31) * 2u - 1u)));
 }
 
 float cw__float_up(double x)
 {
     float f = (float)x;
-    uint32_t bits;
-    memcpy(&bits, &f, sizeof bits);
-    uint32_t step = ((double)f < x) & (x > -(double)FLT_MAX);
-    return float_from_bits(bits + ((0u - step) & (1u - (bits >> 31) * 2u)));
+    uint32_t bits = cw__float_bits(f), step = ((double)f < x) & (x > -(double)FLT_MAX);
+    return cw__float_of_bits(bits + ((0u - step) & (1u - (bits >> 31) * 2u)));
 }
 
 // cw__rounding() of a body whose linear map (xx xy; yx yy) is already at hand.
