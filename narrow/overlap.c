@@ -3,6 +3,7 @@
 #include "internal.h"
 
 #include <math.h>
+#include <stddef.h>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -83,6 +84,7 @@ static inline bool scales_alike(const cw_transform *ta, const cw_transform *tb)
             (cw__abs_bits(ta->scale.y) ^ cw__abs_bits(tb->scale.y))) == 0;
 }
 
+#if !defined(__SSE2__) // else lanes_are_moderate_pair(), the same test four lanes at once
 // Whether two masks are placed unrotated at one scale but for the signs (so that one may be
 // mirrored against the other), both as is_moderate_unrotated() says: the common sprite pair's only
 // check. Written for the pair at once (the maxima of both sides compared once, B's scale only
@@ -101,6 +103,7 @@ static inline bool is_moderate_unrotated_pair(const cw_shape *a, const cw_transf
     return (position < POSITION_BITS_BOUND) & (origin < ORIGIN_BITS_BOUND) & (scale < SCALE_BITS_SPAN) &
            (turned == 0) & scales_alike(ta, tb);
 }
+#endif
 
 // The slow check for an unrotated pair whose placements are not moderate: finite, not mirrored
 // (left to the general path), and rounding far below the tolerance (else the general path consults
@@ -137,41 +140,107 @@ static inline bool sprite_pair_overlap(const cw_shape *a, const cw_transform *ta
     return cw__translated_overlap(a->mask, b->mask, ox, oy, sign_x != 0, sign_y != 0, CW__EPS, CW__EPS);
 }
 
+#if defined(__SSE2__)
+// A transform's seven floats as two overlapping loads of four: [position, rotation, scale.x] and
+// [scale, origin]. Both halves of a pair's checks and its offset are worked out on them, four lanes
+// at once: the common sprite pair runs a few dozen instructions before its row loop.
+_Static_assert(offsetof(cw_transform, rotation) == 8 && offsetof(cw_transform, scale) == 12 &&
+                   offsetof(cw_transform, origin) == 20 && sizeof(cw_transform) == 28,
+               "cw_transform must be seven packed floats");
+
+typedef struct transform_lanes {
+    __m128i head, tail; // [px, py, rotation, sx], [sx, sy, ox, oy]
+} transform_lanes;
+
+static inline transform_lanes lanes_of(const cw_transform *t)
+{
+    const float *f = &t->position.x;
+    return (transform_lanes){_mm_loadu_si128((const __m128i *)(const void *)f),
+                             _mm_loadu_si128((const __m128i *)(const void *)(f + 3))};
+}
+
+// is_moderate_unrotated_pair()'s test of the numbers, on the lanes: the same bounds on the same
+// bits (|x|'s bits are below 2^31, so signed compares order them), each side checked in full.
+static inline bool lanes_are_moderate_pair(transform_lanes a, transform_lanes b)
+{
+    const __m128i abs_mask = _mm_set1_epi32(0x7fffffff);
+    const __m128i head_end = _mm_setr_epi32(POSITION_BITS_BOUND, POSITION_BITS_BOUND, 1, SCALE_BITS_LOW + SCALE_BITS_SPAN);
+    const __m128i tail_end = _mm_setr_epi32(SCALE_BITS_LOW + SCALE_BITS_SPAN, SCALE_BITS_LOW + SCALE_BITS_SPAN,
+                                            ORIGIN_BITS_BOUND, ORIGIN_BITS_BOUND);
+    const __m128i tail_floor = _mm_setr_epi32(SCALE_BITS_LOW - 1, SCALE_BITS_LOW - 1, -1, -1);
+    const __m128i only_scales = _mm_setr_epi32(0, 0, -1, -1);
+    __m128i ah = _mm_and_si128(a.head, abs_mask), at = _mm_and_si128(a.tail, abs_mask);
+    __m128i bh = _mm_and_si128(b.head, abs_mask), bt = _mm_and_si128(b.tail, abs_mask);
+    __m128i below = _mm_and_si128(_mm_and_si128(_mm_cmplt_epi32(ah, head_end), _mm_cmplt_epi32(bh, head_end)),
+                                  _mm_and_si128(_mm_cmplt_epi32(at, tail_end), _mm_cmplt_epi32(bt, tail_end)));
+    __m128i alike = _mm_or_si128(_mm_cmpeq_epi32(at, bt), only_scales); // scales_alike()
+    __m128i ok = _mm_and_si128(_mm_and_si128(below, alike), _mm_cmpgt_epi32(at, tail_floor));
+    return _mm_movemask_ps(_mm_castsi128_ps(ok)) == 15;
+}
+
 // A sprite pair (is_moderate_unrotated_pair()) placed as pixel art is: scale 1 (either sign) on both
 // axes, not mirrored top to bottom, and every position and pivot a whole number of texels. The
 // offset is then a whole number, which sprite_pair_overlap()'s sums in double reach exactly (the
 // values are below 2^16); summed here in ints, four lanes at once, it skips their chain of
 // conversions and the judging of fractions. Other pairs go there. -1 where one sprite is mirrored
 // against the other and the masks are too wide to be tested so.
-static inline int moderate_sprite_pair_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b,
-                                               const cw_transform *tb)
+static inline int lanes_sprite_pair_overlap(const cw_shape *a, const cw_shape *b, const cw_transform *ta,
+                                            const cw_transform *tb, transform_lanes la, transform_lanes lb)
 {
-    uint32_t sign_x = (cw__float_bits(ta->scale.x) ^ cw__float_bits(tb->scale.x)) & 0x80000000u;
-    uint32_t sign_y = (cw__float_bits(ta->scale.y) ^ cw__float_bits(tb->scale.y)) & 0x80000000u;
-    bool flip_x = sign_x != 0, flip_y = sign_y != 0;
-    if ((flip_x | flip_y) && !cw__can_mirror(a->mask, b->mask))
+    // Bit 0: the scales' signs differ in x (one sprite mirrored against the other); bit 1: in y.
+    int mirrored = _mm_movemask_ps(_mm_castsi128_ps(_mm_xor_si128(la.tail, lb.tail))) & 3;
+    uint32_t sign_x = (uint32_t)(mirrored & 1) << 31, sign_y = (uint32_t)(mirrored & 2) << 30;
+    bool flip_x = mirrored & 1;
+    if (mirrored != 0 && !cw__can_mirror(a->mask, b->mask))
         return -1;
-#if defined(__SSE2__)
-    uint32_t unit = 0x3f800000u, off_unit = (cw__abs_bits(tb->scale.x) ^ unit) | (cw__abs_bits(tb->scale.y) ^ unit);
-    if (off_unit != 0 || flip_y)
-        return sprite_pair_overlap(a, ta, b, tb, sign_x, sign_y);
-    __m128 va = _mm_setr_ps(ta->position.x, ta->position.y, ta->origin.x, ta->origin.y);
-    __m128 vb = _mm_setr_ps(tb->position.x, tb->position.y, tb->origin.x, tb->origin.y);
+    __m128 va = _mm_shuffle_ps(_mm_castsi128_ps(la.head), _mm_castsi128_ps(la.tail), _MM_SHUFFLE(3, 2, 1, 0));
+    __m128 vb = _mm_shuffle_ps(_mm_castsi128_ps(lb.head), _mm_castsi128_ps(lb.tail), _MM_SHUFFLE(3, 2, 1, 0));
     __m128i ia = _mm_cvttps_epi32(va), ib = _mm_cvttps_epi32(vb);
     __m128 whole = _mm_and_ps(_mm_cmpeq_ps(_mm_cvtepi32_ps(ia), va), _mm_cmpeq_ps(_mm_cvtepi32_ps(ib), vb));
-    if (_mm_movemask_ps(whole) != 15)
+    __m128i unit = _mm_cmpeq_epi32(_mm_and_si128(lb.tail, _mm_set1_epi32(0x7fffffff)), _mm_set1_epi32(0x3f800000));
+    // Lanes 0, 1 of `unit` say B's scale is 1 either way, on x and y; lanes 2, 3 are left out.
+    if ((_mm_movemask_ps(whole) & (_mm_movemask_ps(_mm_castsi128_ps(unit)) | 12)) != 15 || (mirrored & 2))
         return sprite_pair_overlap(a, ta, b, tb, sign_x, sign_y);
     // Lanes x, y: (A's position less B's) / B's scale, a negation where that is -1; lanes 2, 3: B's
     // pivot less A's (A's turned round where mirrored). The offset is the sum of the two halves.
     __m128i turn = _mm_setr_epi32(0, 0, -(int)flip_x, 0);
-    __m128i negate = _mm_setr_epi32(-(int)(tb->scale.x < 0), -(int)(tb->scale.y < 0), -1, -1);
+    __m128i negate = _mm_or_si128(_mm_srai_epi32(lb.tail, 31), _mm_setr_epi32(0, 0, -1, -1));
     __m128i d = _mm_sub_epi32(_mm_sub_epi32(_mm_xor_si128(ia, turn), turn), ib);
     d = _mm_sub_epi32(_mm_xor_si128(d, negate), negate);
     __m128i offset = _mm_add_epi32(d, _mm_shuffle_epi32(d, _MM_SHUFFLE(3, 2, 3, 2)));
     return cw__translated_whole(a->mask, b->mask, _mm_cvtsi128_si32(offset),
                                 _mm_cvtsi128_si32(_mm_shuffle_epi32(offset, _MM_SHUFFLE(1, 1, 1, 1))), flip_x);
+}
+#endif
+
+// The sprite pair (is_moderate_unrotated_pair()) of two placements: -1 where one sprite is
+// mirrored against the other and the masks are too wide to be tested so.
+static inline int moderate_sprite_pair_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b,
+                                               const cw_transform *tb)
+{
+#if defined(__SSE2__)
+    return lanes_sprite_pair_overlap(a, b, ta, tb, lanes_of(ta), lanes_of(tb));
 #else
+    uint32_t sign_x = (cw__float_bits(ta->scale.x) ^ cw__float_bits(tb->scale.x)) & 0x80000000u;
+    uint32_t sign_y = (cw__float_bits(ta->scale.y) ^ cw__float_bits(tb->scale.y)) & 0x80000000u;
+    if ((sign_x | sign_y) != 0 && !cw__can_mirror(a->mask, b->mask))
+        return -1;
     return sprite_pair_overlap(a, ta, b, tb, sign_x, sign_y);
+#endif
+}
+
+// cw_overlap()'s common sprite pair: is_moderate_unrotated_pair() then
+// moderate_sprite_pair_overlap(), or -1 for every other call (of any kind: the rest decides).
+static inline int common_sprite_pair_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b,
+                                             const cw_transform *tb)
+{
+#if defined(__SSE2__)
+    if (!(a && b && ta && tb && a->type == CW_SHAPE_MASK && b->type == CW_SHAPE_MASK && a->mask && b->mask))
+        return -1;
+    transform_lanes la = lanes_of(ta), lb = lanes_of(tb);
+    return lanes_are_moderate_pair(la, lb) ? lanes_sprite_pair_overlap(a, b, ta, tb, la, lb) : -1;
+#else
+    return is_moderate_unrotated_pair(a, ta, b, tb) ? moderate_sprite_pair_overlap(a, ta, b, tb) : -1;
 #endif
 }
 
@@ -249,8 +318,7 @@ static CW__NOINLINE bool overlap_prepared(const cw_shape *a, const cw_transform 
 bool cw_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b, const cw_transform *tb,
                 cw_manifold *manifold)
 {
-    int sprites =
-        manifold == NULL && is_moderate_unrotated_pair(a, ta, b, tb) ? moderate_sprite_pair_overlap(a, ta, b, tb) : -1;
+    int sprites = manifold == NULL ? common_sprite_pair_overlap(a, ta, b, tb) : -1;
     if (sprites >= 0)
         return sprites;
     if (manifold == NULL && is_moderate_box_pair(a, ta, b, tb))

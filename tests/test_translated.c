@@ -1,7 +1,8 @@
 // cw_overlap's translated path: two masks unrotated at one scale (both mirrored alike or not, or
 // one mirrored against the other), whose texel grids land on each other shifted (or mirrored).
 // On seeded random pairs, narrow and wide, at whole, half, random and within-rounding-of-the-
-// tolerance offsets: the exact reference's answer where it is clear-cut, the same answer both ways
+// tolerance offsets, a quarter of them moved to whole positions and pivots (pixel art's, at any
+// scale): the exact reference's answer where it is clear-cut, the same answer both ways
 // round and the same answer as a world holding the two bodies (whose step prepares them and takes
 // the general path to the same test) every time. Pixel art's placements (whole positions and
 // pivots at scale 1, either sign) against integer arithmetic in test_translated_rows.
@@ -86,7 +87,7 @@ static void test_translated_pairs(void **state)
     cw_world *world = cw_world_create(&wd);
     assert_non_null(world);
     int n = gen_scaled(8000), judged = 0, overlapping = 0, mirrored = 0, against = 0, near_tolerance = 0,
-        failures = 0;
+        whole = 0, failures = 0;
     uint64_t only;
     bool have_only = gen_only_seed(&only);
     for (int k = 0; k < n; k++) {
@@ -113,6 +114,13 @@ static void test_translated_pairs(void **state)
         bool fine_x = place_axis(&r, sx, turn_x, &ta.position.x, &tb.position.x, &ta.origin.x, &tb.origin.x, a.w, b.w);
         bool fine_y = place_axis(&r, sy, turn_y, &ta.position.y, &tb.position.y, &ta.origin.y, &tb.origin.y, a.h, b.h);
         near_tolerance += fine_x || fine_y;
+        if (gen_chance(&r, 0.25)) { // pixel art's whole positions and pivots, at any of the scales
+            whole += 1;
+            ta.position = (cw_vec2){roundf(ta.position.x), roundf(ta.position.y)};
+            tb.position = (cw_vec2){roundf(tb.position.x), roundf(tb.position.y)};
+            ta.origin = (cw_vec2){roundf(ta.origin.x), roundf(ta.origin.y)};
+            tb.origin = (cw_vec2){roundf(tb.origin.x), roundf(tb.origin.y)};
+        }
         cw_clear_error();
         bool ab = cw_overlap(&a.shape, &ta, &b.shape, &tb, NULL), ba = cw_overlap(&b.shape, &tb, &a.shape, &ta, NULL);
         assert_string_equal(cw_last_error(), "");
@@ -143,8 +151,9 @@ static void test_translated_pairs(void **state)
     }
     cw_world_destroy(world);
     printf("  translated pairs: %d cases (%d with a negative scale, %d one mirrored against the other, %d within "
-           "rounding of the tolerance), %d judged by the reference (%d overlapping), %d failed\n",
-           n, mirrored, against, near_tolerance, judged, overlapping, failures);
+           "rounding of the tolerance, %d at whole positions and pivots), %d judged by the reference (%d "
+           "overlapping), %d failed\n",
+           n, mirrored, against, near_tolerance, whole, judged, overlapping, failures);
     assert_int_equal(failures, 0);
     if (!have_only && n >= 100) { // both answers well represented among the clear-cut cases
         assert_true(overlapping * 5 > judged && (judged - overlapping) * 5 > judged);
