@@ -310,6 +310,13 @@ cw_aabb cw__body_aabb(const cw__body *body);
 void cw__place_box(const cw_shape *shape, const cw_transform *t, double c, double s, bool moderate,
                    cw__packed_obb *obb, cw_aabb *aabb);
 
+// A prepared mask body moved to `t` (its shape unchanged, the transform valid; c and s as
+// cw__cos_sin() gives them), in place, and its world AABB: the same bytes as cw__prepare_rotated()
+// then cw__body_aabb(), without remaking what the shape alone decides (the world's path for a moved
+// mask). `moderate`: cw__placement_is_moderate(shape, t), as the caller found it.
+void cw__place_mask(const cw_shape *shape, const cw_transform *t, double c, double s, bool moderate, cw__body *body,
+                    cw_aabb *aabb);
+
 // The packed SAT form of a prepared box.
 cw__packed_obb cw__pack_body_obb(const cw__body *box);
 

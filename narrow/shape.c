@@ -177,11 +177,24 @@ bool cw__prepare(const cw_shape *shape, const cw_transform *t, cw__body *out)
     return true;
 }
 
+// The frame with its inverse scales.
+static void full_frame_of(const cw_shape *shape, const cw_transform *t, double c, double s, cw__xf *xf)
+{
+    frame_of(shape, t, c, s, xf);
+    xf->inv_sx = 1.0 / xf->sx;
+    xf->inv_sy = 1.0 / xf->sy;
+}
+
+// What a body takes from its transform besides the frame: the transform's scale and pivot.
+static void keep_scale_and_pivot(const cw_transform *t, cw__body *out)
+{
+    out->scale_x = t->scale.x, out->scale_y = t->scale.y, out->origin_x = t->origin.x, out->origin_y = t->origin.y;
+}
+
 void cw__prepare_rotated(const cw_shape *shape, const cw_transform *t, double c, double s, cw__body *out)
 {
-    cw__xf *xf = &out->xf;
-    frame_of(shape, t, c, s, xf);
-    out->scale_x = t->scale.x, out->scale_y = t->scale.y, out->origin_x = t->origin.x, out->origin_y = t->origin.y;
+    full_frame_of(shape, t, c, s, &out->xf);
+    keep_scale_and_pivot(t, out);
     out->is_box = shape->type == CW_SHAPE_BOX;
     out->mask = out->is_box ? &cw__unit_mask : shape->mask;
     out->w = out->is_box ? shape->size.x : shape->mask->width;
@@ -190,10 +203,8 @@ void cw__prepare_rotated(const cw_shape *shape, const cw_transform *t, double c,
     out->eps_y = out->is_box ? CW__EPS / out->h : CW__EPS;
     out->inner_x = 0.5 - out->eps_x;
     out->inner_y = 0.5 - out->eps_y;
-    xf->inv_sx = 1.0 / xf->sx;
-    xf->inv_sy = 1.0 / xf->sy;
     if (out->is_box)
-        out->obb = box_obb(xf, out->eps_x, out->eps_y);
+        out->obb = box_obb(&out->xf, out->eps_x, out->eps_y);
 }
 
 cw__map cw__map_between(const cw__body *from, const cw__body *to)
@@ -388,10 +399,10 @@ static bounds hull_bounds(const cw_mask *m, const cw__xf *xf, const linear *l)
     return b;
 }
 
-cw_aabb cw__body_aabb(const cw__body *body)
+// The world AABB of a mask (or, is_box, the unit square) under a frame; `for_slack`, where the
+// placement may not be moderate, is the body whose rounding widens it.
+static cw_aabb frame_aabb(const cw_mask *m, bool is_box, const cw__xf *xf, const cw__body *for_slack)
 {
-    const cw_mask *m = body->mask;
-    const cw__xf *xf = &body->xf;
     if (m->count == 0) { // nothing covered: a point, so that it is still somewhere sensible
         cw_vec2 at = {(float)xf->px, (float)xf->py};
         return (cw_aabb){at, at};
@@ -400,8 +411,25 @@ cw_aabb cw__body_aabb(const cw__body *body)
     // origin and the position added last: a huge shape loses no precision near its pivot (centre
     // plus or minus half extents would).
     const linear l = linear_of(xf);
-    const bounds b = body->is_box ? box_bounds(xf, &l) : hull_bounds(m, xf, &l);
-    return placed(xf, &b, aabb_slack(body, &l));
+    const bounds b = is_box ? box_bounds(xf, &l) : hull_bounds(m, xf, &l);
+    return placed(xf, &b, for_slack ? aabb_slack(for_slack, &l) : 0);
+}
+
+cw_aabb cw__body_aabb(const cw__body *body) { return frame_aabb(body->mask, body->is_box, &body->xf, body); }
+
+void cw__place_mask(const cw_shape *shape, const cw_transform *t, double c, double s, bool moderate, cw__body *body,
+                    cw_aabb *aabb)
+{
+    // The frame is made and measured in a local, then stored: read back from the body, its fields
+    // would wait on the stores just made (a wide load over two narrow stores is not forwarded).
+    cw__xf xf;
+    full_frame_of(shape, t, c, s, &xf);
+    if (moderate)
+        *aabb = frame_aabb(body->mask, false, &xf, NULL);
+    body->xf = xf;
+    keep_scale_and_pivot(t, body);
+    if (!moderate) // rare: the slack needs the whole body
+        *aabb = cw__body_aabb(body);
 }
 
 cw__obb cw__box_obb(const cw_shape *shape, const cw_transform *t, double c, double s)

@@ -396,10 +396,10 @@ static bool move(cw_world *world, uint32_t index, const cw_transform *t)
         cw_aabb aabb;
         cw__place_box(&shape, t, c, s, moderate, &world->hot[index].obb, &aabb);
         slot->next_aabb = (cw__box){aabb.min.x, aabb.min.y, aabb.max.x, aabb.max.y};
-    } else {
-        cw__body prepared;
-        cw__prepare_rotated(&shape, t, c, s, &prepared);
-        keep_prepared(world, index, &prepared);
+    } else { // prepared in place: only what the transform decides changes
+        cw_aabb aabb;
+        cw__place_mask(&shape, t, c, s, moderate, cw__mask_body(world, slot->mask_body), &aabb);
+        slot->next_aabb = (cw__box){aabb.min.x, aabb.min.y, aabb.max.x, aabb.max.y};
     }
     slot->transform = *t;
     return true;
