@@ -553,8 +553,26 @@ static bool outline_meets_dop(const cw__body *from, const cw__body *to, const cw
 {
     const cw_mask *f = from->mask;
     const cw__dop8 *d = &to->mask->dop;
-    double lo_x = INFINITY, lo_y = INFINITY, hi_x = -INFINITY, hi_y = -INFINITY;
-    double lo_sum = INFINITY, hi_sum = -INFINITY, lo_diff = INFINITY, hi_diff = -INFINITY;
+    double lo_x, lo_y, hi_x, hi_y, lo_sum, hi_sum, lo_diff, hi_diff;
+#if defined(__SSE2__)
+    // Both coordinates of a corner at once, the same operations in the same order (so the same
+    // bits): minpd and maxpd keep the first operand unless the second is strictly beyond it, as
+    // cw__min() and cw__max() do.
+    const __m128d o = _mm_setr_pd(m->ox, m->oy), u = _mm_setr_pd(m->ux, m->uy), v = _mm_setr_pd(m->vx, m->vy);
+    const __m128d negate_second = _mm_setr_pd(0.0, -0.0);
+    __m128d lo = _mm_set1_pd(INFINITY), hi = _mm_set1_pd(-INFINITY), lo_sd = lo, hi_sd = hi;
+    for (int k = 0; k < f->outline_count; k++) {
+        __m128d x = _mm_set1_pd(f->outline[2 * k]), y = _mm_set1_pd(f->outline[2 * k + 1]);
+        __m128d b = _mm_add_pd(_mm_add_pd(o, _mm_mul_pd(x, u)), _mm_mul_pd(y, v));           // bx, by
+        __m128d sd = _mm_add_pd(_mm_unpacklo_pd(b, b), _mm_xor_pd(_mm_unpackhi_pd(b, b), negate_second)); // bx + by, bx - by
+        lo = _mm_min_pd(lo, b), hi = _mm_max_pd(hi, b), lo_sd = _mm_min_pd(lo_sd, sd), hi_sd = _mm_max_pd(hi_sd, sd);
+    }
+    lo_x = _mm_cvtsd_f64(lo), lo_y = _mm_cvtsd_f64(_mm_unpackhi_pd(lo, lo));
+    hi_x = _mm_cvtsd_f64(hi), hi_y = _mm_cvtsd_f64(_mm_unpackhi_pd(hi, hi));
+    lo_sum = _mm_cvtsd_f64(lo_sd), lo_diff = _mm_cvtsd_f64(_mm_unpackhi_pd(lo_sd, lo_sd));
+    hi_sum = _mm_cvtsd_f64(hi_sd), hi_diff = _mm_cvtsd_f64(_mm_unpackhi_pd(hi_sd, hi_sd));
+#else
+    lo_x = lo_y = lo_sum = lo_diff = INFINITY, hi_x = hi_y = hi_sum = hi_diff = -INFINITY;
     for (int k = 0; k < f->outline_count; k++) {
         double x = f->outline[2 * k], y = f->outline[2 * k + 1];
         double bx = m->ox + x * m->ux + y * m->vx, by = m->oy + x * m->uy + y * m->vy;
@@ -562,6 +580,7 @@ static bool outline_meets_dop(const cw__body *from, const cw__body *to, const cw
         lo_sum = cw__min(lo_sum, bx + by), hi_sum = cw__max(hi_sum, bx + by);
         lo_diff = cw__min(lo_diff, bx - by), hi_diff = cw__max(hi_diff, bx - by);
     }
+#endif
     box[0] = cw__max(lo_x, d->x0), box[2] = cw__min(hi_x, d->x1);
     box[1] = cw__max(lo_y, d->y0), box[3] = cw__min(hi_y, d->y1);
     return box[2] - box[0] > to->eps_x && box[3] - box[1] > to->eps_y && hi_sum > d->sum0 && lo_sum < d->sum1 &&
