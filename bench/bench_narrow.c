@@ -52,6 +52,8 @@ typedef struct case_result {
     int peer_differs;                // pairs where the bitmask peer and collworld disagree
     double bp_ns;                    // the bitmask peer's median, ns per pair (timed with collworld)
     double cw_ns_with_peer;          // collworld's median in the runs interleaved with the peer
+    double cw_ns_floats, cw_ns_vec2s; // the same, each transform written just before the call, float
+                                      // by float or as cw_vec2s (see time_cw_fresh)
     double placed_ns;                // cw_placed_overlap's median on placements made beforehand
     double tb_ns_with_placed;        // the textbook's median in the runs interleaved with it
     double bp_ns_with_placed;        // the peer's median in those runs (0: no peer)
@@ -84,6 +86,61 @@ static double time_cw(const sprite *sp, const bench_pair *pairs, int n, long loo
     for (long l = 0; l < loops; l++) {
         for (int k = 0; k < n; k++) {
             acc += run_cw(sp, &pairs[k], NULL) ? (unsigned long long)k + 1u : 0u;
+        }
+    }
+    const double t1 = bm_now_ms() / 1e3;
+    sink += acc;
+    return t1 - t0;
+}
+
+/// cw_overlap() on the pair's transforms written into locals just before the call, float by float
+/// (as `t.position.x = x; ...` does with values computed apart) or as cw_vec2 fields: a load wider
+/// than the stores it reads back waits for them, so how a caller writes a transform can show in the
+/// call's time. Out of line, as a caller's own function would be; a compiler barrier after each
+/// float keeps the compiler from merging the copies into wider stores, as it may here.
+#if defined(__GNUC__)
+#define NOINLINE __attribute__((noinline))
+#define STORE_APART() __asm__ volatile("" ::: "memory")
+#else
+#define NOINLINE
+#define STORE_APART() ((void)0)
+#endif
+static void write_floats(cw_transform *t, const cw_transform *from) {
+    t->position.x = from->position.x;
+    STORE_APART();
+    t->position.y = from->position.y;
+    STORE_APART();
+    t->rotation = from->rotation;
+    STORE_APART();
+    t->scale.x = from->scale.x;
+    STORE_APART();
+    t->scale.y = from->scale.y;
+    STORE_APART();
+    t->origin.x = from->origin.x;
+    STORE_APART();
+    t->origin.y = from->origin.y;
+    STORE_APART();
+}
+
+static NOINLINE bool run_cw_fresh(const sprite *sp, const bench_pair *p, bool by_floats) {
+    cw_transform ta, tb;
+    if (by_floats) {
+        write_floats(&ta, &p->ta);
+        write_floats(&tb, &p->tb);
+    } else {
+        ta.position = p->ta.position, ta.rotation = p->ta.rotation, ta.scale = p->ta.scale, ta.origin = p->ta.origin;
+        tb.position = p->tb.position, tb.rotation = p->tb.rotation, tb.scale = p->tb.scale, tb.origin = p->tb.origin;
+    }
+    return cw_overlap(&sp[p->a].shape, &ta, &sp[p->b].shape, &tb, NULL);
+}
+
+/// Seconds for `loops` passes of run_cw_fresh() over the list.
+static double time_cw_fresh(const sprite *sp, const bench_pair *pairs, int n, long loops, bool by_floats) {
+    unsigned long long acc = 0;
+    const double t0 = bm_now_ms() / 1e3;
+    for (long l = 0; l < loops; l++) {
+        for (int k = 0; k < n; k++) {
+            acc += run_cw_fresh(sp, &pairs[k], by_floats) ? (unsigned long long)k + 1u : 0u;
         }
     }
     const double t1 = bm_now_ms() / 1e3;
@@ -297,15 +354,20 @@ static void peer_case(const sprite *sp, const bench_case *c, const peer_pair *pa
         const peer_pair *q = &pairs[k];
         res->peer_differs += bp_overlap(q->a, q->b, q->dx, q->dy) != run_cw(sp, &c->pairs[k], NULL);
     }
-    double cw_t[MAX_REPEATS], bp_t[MAX_REPEATS];
+    double cw_t[MAX_REPEATS], bp_t[MAX_REPEATS], floats_t[MAX_REPEATS], vec2s_t[MAX_REPEATS];
     const long cw_loops = calibrate(time_cw(sp, c->pairs, c->count, 1), o->quick);
     const long bp_loops = calibrate(time_bp(pairs, c->count, 1), o->quick);
+    const double per_pass = 1e9 / ((double)cw_loops * c->count);
     for (int r = 0; r < o->repeats; r++) {
-        cw_t[r] = time_cw(sp, c->pairs, c->count, cw_loops) * 1e9 / ((double)cw_loops * c->count);
+        cw_t[r] = time_cw(sp, c->pairs, c->count, cw_loops) * per_pass;
         bp_t[r] = time_bp(pairs, c->count, bp_loops) * 1e9 / ((double)bp_loops * c->count);
+        floats_t[r] = time_cw_fresh(sp, c->pairs, c->count, cw_loops, true) * per_pass;
+        vec2s_t[r] = time_cw_fresh(sp, c->pairs, c->count, cw_loops, false) * per_pass;
     }
     res->cw_ns_with_peer = bm_median(cw_t, o->repeats);
     res->bp_ns = bm_median(bp_t, o->repeats);
+    res->cw_ns_floats = bm_median(floats_t, o->repeats);
+    res->cw_ns_vec2s = bm_median(vec2s_t, o->repeats);
 }
 
 /// The peer's view of the case's pairs (malloc'd), or NULL where it cannot test them all.
@@ -322,15 +384,17 @@ static peer_pair *make_peer_pairs(const sprite *sp, const bench_case *c) {
 static void print_peer_table(const bench_case *cases, const case_result *res, const options *o) {
     printf("\nagainst the pygame-style word-wise bitmask test (bitmask_peer.c), on the cases whose pairs it "
            "can test (unrotated, unscaled, whole offsets; mirrored sprites from a mirrored mask)\n");
-    printf("\n| case | pairs | touching | collworld ns/pair | bitmask peer ns/pair | collworld faster by |\n");
-    printf("|---|---:|---:|---:|---:|---:|\n");
+    printf("\n| case | pairs | touching | collworld ns/pair | bitmask peer ns/pair | collworld faster by | "
+           "collworld, transforms just written as cw_vec2s / float by float |\n");
+    printf("|---|---:|---:|---:|---:|---:|---:|\n");
     for (int n = 1; n <= CASE_COUNT; n++) {
         const case_result *r = &res[n - 1];
         if ((o->only_case != 0 && o->only_case != n) || !r->has_peer) {
             continue;
         }
-        printf("| %s | %d | %d | %.1f | %.1f | %.2fx |\n", cases[n - 1].name, cases[n - 1].count, r->touching_cw,
-               r->cw_ns_with_peer, r->bp_ns, r->bp_ns / r->cw_ns_with_peer);
+        printf("| %s | %d | %d | %.1f | %.1f | %.2fx | %.1f / %.1f |\n", cases[n - 1].name, cases[n - 1].count,
+               r->touching_cw, r->cw_ns_with_peer, r->bp_ns, r->bp_ns / r->cw_ns_with_peer, r->cw_ns_vec2s,
+               r->cw_ns_floats);
     }
 }
 
