@@ -288,6 +288,11 @@ typedef struct cw_manifold {
 /// texel pair.
 /// If they do not overlap, `manifold` is left untouched.
 ///
+/// Performance: unrotated sprite pairs at one scale read each cw_vec2 of a transform in one 8-byte
+/// load. Write a transform's position, scale and origin as cw_vec2 values (or keep transforms in your
+/// own data) rather than float by float just before the call: a CPU makes a load wait for narrower
+/// stores it reads back, which doubles such a pair's cost (about 12 ns against 24 on the benchmark).
+///
 /// Returns false with an error for NULL shapes or transforms, an unknown shape type, a box size that
 /// is not finite and positive, a mask shape without a mask, or a transform with a non-finite field or
 /// a zero scale. Check cw_last_error() (after cw_clear_error()) to tell that apart from "no overlap".
