@@ -127,8 +127,8 @@ typedef enum transforms_from { FROM_LIST, WRITTEN_AS_VEC2S, WRITTEN_BY_FLOATS } 
 
 /// Seconds for `loops` passes of cw_overlap(..., NULL) over the list. Inlined with `from` a
 /// constant, so the list's timing loop has no test of it.
-static ALWAYS_INLINE double time_cw_from(const sprite *sp, const bench_pair *pairs, int n,
-                                                                 long loops, transforms_from from) {
+static ALWAYS_INLINE double time_cw_from(const sprite *sp, const bench_pair *pairs, int n, long loops,
+                                          transforms_from from) {
     unsigned long long acc = 0;
     const double t0 = bm_now_ms() / 1e3;
     for (long l = 0; l < loops; l++) {
