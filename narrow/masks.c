@@ -563,8 +563,9 @@ static bool outline_meets_dop(const cw__body *from, const cw__body *to, const cw
     __m128d lo = _mm_set1_pd(INFINITY), hi = _mm_set1_pd(-INFINITY), lo_sd = lo, hi_sd = hi;
     for (int k = 0; k < f->outline_count; k++) {
         __m128d x = _mm_set1_pd(f->outline[2 * k]), y = _mm_set1_pd(f->outline[2 * k + 1]);
-        __m128d b = _mm_add_pd(_mm_add_pd(o, _mm_mul_pd(x, u)), _mm_mul_pd(y, v));           // bx, by
-        __m128d sd = _mm_add_pd(_mm_unpacklo_pd(b, b), _mm_xor_pd(_mm_unpackhi_pd(b, b), negate_second)); // bx + by, bx - by
+        __m128d b = _mm_add_pd(_mm_add_pd(o, _mm_mul_pd(x, u)), _mm_mul_pd(y, v)); // bx, by
+        // bx + by, bx - by
+        __m128d sd = _mm_add_pd(_mm_unpacklo_pd(b, b), _mm_xor_pd(_mm_unpackhi_pd(b, b), negate_second));
         lo = _mm_min_pd(lo, b), hi = _mm_max_pd(hi, b), lo_sd = _mm_min_pd(lo_sd, sd), hi_sd = _mm_max_pd(hi_sd, sd);
     }
     lo_x = _mm_cvtsd_f64(lo), lo_y = _mm_cvtsd_f64(_mm_unpackhi_pd(lo, lo));

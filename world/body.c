@@ -380,7 +380,7 @@ static void cos_sin_for(const cw_world *world, uint32_t index, const cw_transfor
 }
 
 // A body moved, its shape kept (valid since it was set): a box needs only its SAT form and AABB,
-// a mask its prepared form. Nothing changes if the transform is bad.
+// a mask its prepared form, moved in place. Nothing changes if the transform is bad.
 static bool move(cw_world *world, uint32_t index, const cw_transform *t)
 {
     cw__slot *slot = &world->slots[index];
@@ -392,15 +392,12 @@ static bool move(cw_world *world, uint32_t index, const cw_transform *t)
     double c, s;
     cos_sin_for(world, index, t, &c, &s);
     cw__world_mark_dirty(world, index);
-    if (world->hot[index].is_box) {
-        cw_aabb aabb;
+    cw_aabb aabb;
+    if (world->hot[index].is_box)
         cw__place_box(&shape, t, c, s, moderate, &world->hot[index].obb, &aabb);
-        slot->next_aabb = (cw__box){aabb.min.x, aabb.min.y, aabb.max.x, aabb.max.y};
-    } else { // prepared in place: only what the transform decides changes
-        cw_aabb aabb;
+    else
         cw__place_mask(&shape, t, c, s, moderate, cw__mask_body(world, slot->mask_body), &aabb);
-        slot->next_aabb = (cw__box){aabb.min.x, aabb.min.y, aabb.max.x, aabb.max.y};
-    }
+    slot->next_aabb = (cw__box){aabb.min.x, aabb.min.y, aabb.max.x, aabb.max.y};
     slot->transform = *t;
     return true;
 }
