@@ -49,13 +49,20 @@ bool cw__aabbs_meet(const cw__body *a, const cw__body *b)
     return p.min.x <= q.max.x && q.min.x <= p.max.x && p.min.y <= q.max.y && q.min.y <= p.max.y;
 }
 
+// Whether both shapes are masks with a mask and both transforms are given (valid or not: a bad
+// transform is caught later): the start of every sprite-pair check.
+static inline bool both_masks(const cw_shape *a, const cw_transform *ta, const cw_shape *b, const cw_transform *tb)
+{
+    return a && b && ta && tb && a->type == CW_SHAPE_MASK && b->type == CW_SHAPE_MASK && a->mask && b->mask;
+}
+
 // Whether two shapes are masks placed unrotated at one scale (both mirrored alike or neither; valid
 // or not: a bad transform is caught later). A's texel grid then lands on B's shifted.
 static inline bool is_unrotated_pair(const cw_shape *a, const cw_transform *ta, const cw_shape *b,
                                      const cw_transform *tb)
 {
-    return a && b && ta && tb && a->type == CW_SHAPE_MASK && b->type == CW_SHAPE_MASK && a->mask && b->mask &&
-           ta->rotation == 0 && tb->rotation == 0 && ta->scale.x == tb->scale.x && ta->scale.y == tb->scale.y;
+    return both_masks(a, ta, b, tb) && ta->rotation == 0 && tb->rotation == 0 && ta->scale.x == tb->scale.x &&
+           ta->scale.y == tb->scale.y;
 }
 
 // A moderate unrotated placement (cw__moderate(): finite, so valid, and rounding never matters)
@@ -92,7 +99,7 @@ static inline bool scales_alike(const cw_transform *ta, const cw_transform *tb)
 static inline bool is_moderate_unrotated_pair(const cw_shape *a, const cw_transform *ta, const cw_shape *b,
                                               const cw_transform *tb)
 {
-    if (!(a && b && ta && tb && a->type == CW_SHAPE_MASK && b->type == CW_SHAPE_MASK && a->mask && b->mask))
+    if (!both_masks(a, ta, b, tb))
         return false;
     uint32_t position = cw__max_u32(cw__max_u32(cw__abs_bits(ta->position.x), cw__abs_bits(ta->position.y)),
                                     cw__max_u32(cw__abs_bits(tb->position.x), cw__abs_bits(tb->position.y)));
@@ -242,7 +249,7 @@ static inline int common_sprite_pair_overlap(const cw_shape *a, const cw_transfo
                                              const cw_transform *tb)
 {
 #if defined(__SSE2__)
-    if (!(a && b && ta && tb && a->type == CW_SHAPE_MASK && b->type == CW_SHAPE_MASK && a->mask && b->mask))
+    if (!both_masks(a, ta, b, tb))
         return -1;
     transform_lanes la = lanes_of(ta), lb = lanes_of(tb);
     return lanes_are_moderate_pair(&la, &lb) ? lanes_sprite_pair_overlap(a, b, ta, tb, &la, &lb) : -1;
