@@ -41,12 +41,16 @@
 
 // A pseudo-angle of the direction (dx, dy): in [0, 4], growing with atan2(dy, dx) from 0 along +x
 // (so 1 along +y, 2 along -x, 3 along -y; 4 is 0 again), and exactly 2 more or less for (-dx, -dy).
-// A rational function of dx and dy, cheaper than atan2 and without its branches. NaN for (0, 0).
+// A rational function of dx and dy, cheaper than atan2 and, written with bit operations rather
+// than conditions, without branches (every moved mask takes one or two, and a sprite's direction is
+// anyone's guess, so a branch would miss half the time). NaN for (0, 0).
 static inline double cw__pseudo_angle(double dx, double dy)
 {
     double t = fabs(dy) / (fabs(dx) + fabs(dy)); // in [0, 1] within a quadrant
-    int below = dy < 0, back = below ? dx >= 0 : dx <= 0; // the quadrants 2 and 4 count t down
-    return 2.0 * (below + back) + (back ? -t : t);
+    // The quadrants 2 and 4 count t down: below the x axis, dx > 0; above, dx < 0 (dx = 0 gives
+    // 2 * below + 1 either way, as t is 1).
+    int below = dy < 0, back = (dx < 0) ^ below;
+    return 2.0 * (below + back) + t * (1 - 2 * back);
 }
 
 // The 8-direction bounding polygon of the opaque texels, in local texel-corner coordinates:

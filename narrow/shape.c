@@ -351,52 +351,122 @@ static double aabb_slack(const cw__body *body, const linear *l)
     return 4 * rounding >= cw__body_tolerance(body) ? rounding : 0;
 }
 
-// The extremes of (ax, ay) . (corner - origin) over the hull vertices `first`, `first + 1`, ...,
-// `count` of them (of the repeated hull), into lo and hi.
-static void hull_run_extent(const cw_mask *m, int first, int count, double ax, double ay, double ox, double oy,
-                            double *lo, double *hi)
+// The reach of hull vertices along both rows of a frame's linear map, (x row, y row) . (corner -
+// origin), and their extremes so far: two lanes of one register where SSE2 is at hand, else four
+// doubles. Either way each reach is x * hx + y * hy and each extreme a cw__min/cw__max of the one so
+// far and the new reach, so both give the same bits.
+#if defined(__SSE2__)
+typedef struct reach {
+    __m128d lo, hi;           // (x, y) lanes
+    __m128d origin, col_x, col_y; // the pivot; the map's columns (xx, yx) and (xy, yy)
+} reach;
+
+static inline reach reach_start(const cw__xf *xf, const linear *l)
 {
-    for (int i = first; i < first + count; i++) {
-        double hx = m->hull[2 * i] - ox, hy = m->hull[2 * i + 1] - oy;
-        double w = ax * hx + ay * hy;
-        *lo = cw__min(*lo, w);
-        *hi = cw__max(*hi, w);
-    }
+    return (reach){_mm_set1_pd(INFINITY), _mm_set1_pd(-INFINITY), _mm_set_pd(xf->oy, xf->ox),
+                   _mm_set_pd(l->yx, l->xx), _mm_set_pd(l->yy, l->xy)};
 }
 
-// One axis of a mask's bounds: the extremes of (ax, ay) . (corner - origin) over its hull, from the
-// vertices the extreme-vertex table names for the direction and for its opposite (the same values
-// the whole hull's scan finds). False when the direction has no pseudo-angle (zero or NaN).
-static bool hull_axis(const cw_mask *m, double ax, double ay, double ox, double oy, double *lo, double *hi)
+static CW__ALWAYS_INLINE void reach_vertex(reach *r, const int32_t *hull, int i)
 {
-    double p = cw__pseudo_angle(ax, ay);
-    if (!(p >= 0 && p <= 4))
+    __m128d corner = _mm_cvtepi32_pd(_mm_loadl_epi64((const __m128i *)(const void *)(hull + 2 * i)));
+    __m128d h = _mm_sub_pd(corner, r->origin);
+    __m128d w = _mm_add_pd(_mm_mul_pd(_mm_unpacklo_pd(h, h), r->col_x), _mm_mul_pd(_mm_unpackhi_pd(h, h), r->col_y));
+    r->lo = _mm_min_pd(r->lo, w);
+    r->hi = _mm_max_pd(r->hi, w);
+}
+
+static inline bounds reach_bounds(const reach *r)
+{
+    bounds b;
+    _mm_storel_pd(&b.lo_x, r->lo), _mm_storeh_pd(&b.lo_y, r->lo);
+    _mm_storel_pd(&b.hi_x, r->hi), _mm_storeh_pd(&b.hi_y, r->hi);
+    return b;
+}
+#else
+typedef struct reach {
+    bounds b;
+    double ox, oy;
+    linear l;
+} reach;
+
+static inline reach reach_start(const cw__xf *xf, const linear *l)
+{
+    return (reach){{INFINITY, INFINITY, -INFINITY, -INFINITY}, xf->ox, xf->oy, *l};
+}
+
+static inline void reach_vertex(reach *r, const int32_t *hull, int i)
+{
+    double hx = hull[2 * i] - r->ox, hy = hull[2 * i + 1] - r->oy;
+    double wx = r->l.xx * hx + r->l.xy * hy, wy = r->l.yx * hx + r->l.yy * hy;
+    r->b.lo_x = cw__min(r->b.lo_x, wx);
+    r->b.lo_y = cw__min(r->b.lo_y, wy);
+    r->b.hi_x = cw__max(r->b.hi_x, wx);
+    r->b.hi_y = cw__max(r->b.hi_y, wy);
+}
+
+static inline bounds reach_bounds(const reach *r) { return r->b; }
+#endif
+
+// The sector of a direction in the extreme-vertex table; -1 when it has no pseudo-angle (zero or NaN).
+static inline int sector_of(double dx, double dy)
+{
+    double p = cw__pseudo_angle(dx, dy);
+    return p >= 0 && p <= 4 ? (int)(p * (CW__SECTORS / 4.0)) & (CW__SECTORS - 1) : -1;
+}
+
+// The sectors of both rows of the map, the way each points (the vertex farthest along it is in that
+// sector's run) and the opposite way (the nearest). With both scales of the same size the y row is
+// the x row turned a quarter, forward or (one axis mirrored) back, so its two sectors are those a
+// quarter of the table on from the x row's, in one order or the other (hull_bounds() takes all four
+// runs alike): pseudo-angles turn exactly with the direction and their rounding is far inside the
+// sectors' margin, and this saves the division of a second pseudo-angle. False when a row has no
+// pseudo-angle.
+static CW__ALWAYS_INLINE bool row_sectors(const cw__xf *xf, const linear *l, int sector[4])
+{
+    const int quarter = CW__SECTORS / 4, mask = CW__SECTORS - 1;
+    int far_x = sector_of(l->xx, l->xy);
+    int far_y = fabs(xf->sx) == fabs(xf->sy) ? (far_x + quarter) & mask : sector_of(l->yx, l->yy);
+    if (far_x < 0 || far_y < 0)
         return false;
-    int far = (int)(p * (CW__SECTORS / 4.0)) & (CW__SECTORS - 1), near = (far + CW__SECTORS / 2) & (CW__SECTORS - 1);
-    double unused_lo = INFINITY, unused_hi = -INFINITY;
-    hull_run_extent(m, m->sector_first[far], m->sector_count[far], ax, ay, ox, oy, &unused_lo, hi);
-    hull_run_extent(m, m->sector_first[near], m->sector_count[near], ax, ay, ox, oy, lo, &unused_hi);
+    sector[0] = far_x, sector[1] = (far_x + 2 * quarter) & mask;
+    sector[2] = far_y, sector[3] = (far_y + 2 * quarter) & mask;
     return true;
 }
 
-// A mask's bounds relative to its position: from the extreme-vertex table where it has one, else
-// (and for a direction without a pseudo-angle) by scanning the whole hull.
+// A mask's bounds relative to its position. Each axis's extremes are among the vertices the
+// extreme-vertex table names for its row's two sectors (the same values the whole hull's scan
+// finds), so both axes are taken over all four runs at once: the other axis's vertices are on the
+// hull too, and cannot go past the extremes. Runs of one or two vertices (all of them, in every
+// sprite measured) are read as their first and last, eight reads without a branch; a hull too small
+// for a table is at least four vertices stored twice, so eight reads cover it too.
 static bounds hull_bounds(const cw_mask *m, const cw__xf *xf, const linear *l)
 {
-    bounds b = {INFINITY, INFINITY, -INFINITY, -INFINITY};
-    if (m->sector_count[0] != 0 && hull_axis(m, l->xx, l->xy, xf->ox, xf->oy, &b.lo_x, &b.hi_x) &&
-        hull_axis(m, l->yx, l->yy, xf->ox, xf->oy, &b.lo_y, &b.hi_y))
-        return b;
-    b = (bounds){INFINITY, INFINITY, -INFINITY, -INFINITY}; // a lookup that failed halfway starts over
-    for (int i = 0; i < m->hull_count; i++) {
-        double hx = m->hull[2 * i] - xf->ox, hy = m->hull[2 * i + 1] - xf->oy;
-        double wx = l->xx * hx + l->xy * hy, wy = l->yx * hx + l->yy * hy;
-        b.lo_x = cw__min(b.lo_x, wx);
-        b.lo_y = cw__min(b.lo_y, wy);
-        b.hi_x = cw__max(b.hi_x, wx);
-        b.hi_y = cw__max(b.hi_y, wy);
+    reach r = reach_start(xf, l);
+    const int32_t *hull = m->hull;
+    int sector[4];
+    if (m->sector_count[0] != 0 && row_sectors(xf, l, sector)) {
+        const uint16_t *first = m->sector_first, *count = m->sector_count;
+        bool short_runs = count[sector[0]] <= 2 && count[sector[1]] <= 2 && count[sector[2]] <= 2 &&
+                          count[sector[3]] <= 2;
+        for (int k = 0; k < 4; k++) {
+            int from = first[sector[k]], n = count[sector[k]];
+            if (short_runs) {
+                reach_vertex(&r, hull, from);
+                reach_vertex(&r, hull, from + n - 1);
+            } else {
+                for (int i = from; i < from + n; i++)
+                    reach_vertex(&r, hull, i);
+            }
+        }
+    } else if (m->hull_count >= 4 && m->hull_count <= 8) {
+        for (int i = 0; i < 8; i++)
+            reach_vertex(&r, hull, i);
+    } else {
+        for (int i = 0; i < m->hull_count; i++)
+            reach_vertex(&r, hull, i);
     }
-    return b;
+    return reach_bounds(&r);
 }
 
 // The world AABB of a mask (or, is_box, the unit square) under a frame; `for_slack`, where the
