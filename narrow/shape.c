@@ -324,19 +324,19 @@ static __m128i floats_outward(__m128d x, bool up)
 #endif
 
 // The position added last (a corner at the origin lands exactly on it), widened by `slack`, rounded
-// outward to floats (every moved body's, each step: two at a time where SSE2 is at hand).
-static cw_aabb placed(const cw__xf *xf, const bounds *b, double slack)
+// outward to floats (every moved body's, each step: two at a time where SSE2 is at hand), into
+// *out: stored whole, as its reader loads it (an AABB returned by value comes back in two halves,
+// which the caller stored one by one and then read 16 bytes wide: a store-forwarding stall).
+static void placed(const cw__xf *xf, const bounds *b, double slack, cw_aabb *out)
 {
     double lo_x = b->lo_x + xf->px - slack, lo_y = b->lo_y + xf->py - slack;
     double hi_x = b->hi_x + xf->px + slack, hi_y = b->hi_y + xf->py + slack;
 #if defined(__SSE2__)
     _Static_assert(sizeof(cw_aabb) == 4 * sizeof(float), "an AABB is its four floats, min first");
     __m128i lo = floats_outward(_mm_set_pd(lo_y, lo_x), false), hi = floats_outward(_mm_set_pd(hi_y, hi_x), true);
-    cw_aabb aabb;
-    _mm_storeu_si128((__m128i *)(void *)&aabb, _mm_unpacklo_epi64(lo, hi));
-    return aabb;
+    _mm_storeu_si128((__m128i *)(void *)out, _mm_unpacklo_epi64(lo, hi));
 #else
-    return (cw_aabb){{cw__float_down(lo_x), cw__float_down(lo_y)}, {cw__float_up(hi_x), cw__float_up(hi_y)}};
+    *out = (cw_aabb){{cw__float_down(lo_x), cw__float_down(lo_y)}, {cw__float_up(hi_x), cw__float_up(hi_y)}};
 #endif
 }
 
@@ -470,22 +470,28 @@ static bounds hull_bounds(const cw_mask *m, const cw__xf *xf, const linear *l)
 }
 
 // The world AABB of a mask (or, is_box, the unit square) under a frame; `for_slack`, where the
-// placement may not be moderate, is the body whose rounding widens it.
-static cw_aabb frame_aabb(const cw_mask *m, bool is_box, const cw__xf *xf, const cw__body *for_slack)
+// placement may not be moderate, is the body whose rounding widens it. Into *out (see placed()).
+static void frame_aabb(const cw_mask *m, bool is_box, const cw__xf *xf, const cw__body *for_slack, cw_aabb *out)
 {
     if (m->count == 0) { // nothing covered: a point, so that it is still somewhere sensible
         cw_vec2 at = {(float)xf->px, (float)xf->py};
-        return (cw_aabb){at, at};
+        *out = (cw_aabb){at, at};
+        return;
     }
     // Each corner of the hull (a box's four, or the mask's opaque hull) is mapped relative to the
     // origin and the position added last: a huge shape loses no precision near its pivot (centre
     // plus or minus half extents would).
     const linear l = linear_of(xf);
     const bounds b = is_box ? box_bounds(xf, &l) : hull_bounds(m, xf, &l);
-    return placed(xf, &b, for_slack ? aabb_slack(for_slack, &l) : 0);
+    placed(xf, &b, for_slack ? aabb_slack(for_slack, &l) : 0, out);
 }
 
-cw_aabb cw__body_aabb(const cw__body *body) { return frame_aabb(body->mask, body->is_box, &body->xf, body); }
+cw_aabb cw__body_aabb(const cw__body *body)
+{
+    cw_aabb aabb;
+    frame_aabb(body->mask, body->is_box, &body->xf, body, &aabb);
+    return aabb;
+}
 
 void cw__place_mask(const cw_shape *shape, const cw_transform *t, double c, double s, bool moderate, cw__body *body,
                     cw_aabb *aabb)
@@ -495,7 +501,7 @@ void cw__place_mask(const cw_shape *shape, const cw_transform *t, double c, doub
     cw__xf xf;
     full_frame_of(shape, t, c, s, &xf);
     if (moderate)
-        *aabb = frame_aabb(body->mask, false, &xf, NULL);
+        frame_aabb(body->mask, false, &xf, NULL, aabb);
     body->xf = xf;
     keep_scale_and_pivot(t, body);
     if (!moderate) // rare: the slack needs the whole body
@@ -532,7 +538,7 @@ void cw__place_box(const cw_shape *shape, const cw_transform *t, double c, doubl
     *obb = packed_obb(&full, &xf);
     const linear l = linear_of(&xf);
     bounds b = box_bounds(&xf, &l);
-    *aabb = placed(&xf, &b, 0);
+    placed(&xf, &b, 0, aabb);
 }
 
 double cw__body_rounding(const cw__body *body)
