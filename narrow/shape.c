@@ -447,17 +447,15 @@ static bounds hull_bounds(const cw_mask *m, const cw__xf *xf, const linear *l)
     int sector[4];
     if (m->sector_count[0] != 0 && row_sectors(xf, l, sector)) {
         const uint16_t *first = m->sector_first, *count = m->sector_count;
-        bool short_runs = count[sector[0]] <= 2 && count[sector[1]] <= 2 && count[sector[2]] <= 2 &&
-                          count[sector[3]] <= 2;
-        for (int k = 0; k < 4; k++) {
-            int from = first[sector[k]], n = count[sector[k]];
-            if (short_runs) {
-                reach_vertex(&r, hull, from);
-                reach_vertex(&r, hull, from + n - 1);
-            } else {
-                for (int i = from; i < from + n; i++)
-                    reach_vertex(&r, hull, i);
+        if (count[sector[0]] <= 2 && count[sector[1]] <= 2 && count[sector[2]] <= 2 && count[sector[3]] <= 2) {
+            for (int k = 0; k < 4; k++) {
+                reach_vertex(&r, hull, first[sector[k]]);
+                reach_vertex(&r, hull, first[sector[k]] + count[sector[k]] - 1);
             }
+        } else {
+            for (int k = 0; k < 4; k++)
+                for (int i = first[sector[k]]; i < first[sector[k]] + count[sector[k]]; i++)
+                    reach_vertex(&r, hull, i);
         }
     } else if (m->hull_count >= 4 && m->hull_count <= 8) {
         for (int i = 0; i < 8; i++)
