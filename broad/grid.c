@@ -43,6 +43,7 @@ void cw__grid_free(cw__grid *grid)
     cw__free(grid->crowd, grid->crowd_capacity * sizeof *grid->crowd);
     cw__free(grid->cell_start, grid->cell_start_capacity * sizeof *grid->cell_start);
     cw__free(grid->sorted, grid->sorted_capacity * sizeof *grid->sorted);
+    cw__free(grid->part_counts, grid->part_counts_capacity * sizeof *grid->part_counts);
     memset(grid, 0, sizeof *grid);
 }
 
@@ -316,7 +317,7 @@ size_t cw__grid_bytes(const cw__grid *grid)
     return grid->proxy_capacity * sizeof *grid->proxies + grid->cell_capacity * sizeof *grid->cells +
            grid->node_capacity * sizeof *grid->nodes + grid->large_capacity * sizeof *grid->large +
            grid->crowd_capacity * sizeof *grid->crowd + grid->cell_start_capacity * sizeof *grid->cell_start +
-           grid->sorted_capacity * sizeof *grid->sorted;
+           grid->sorted_capacity * sizeof *grid->sorted + grid->part_counts_capacity * sizeof *grid->part_counts;
 }
 
 bool cw__grid_reserve(cw__grid *grid, uint32_t proxies)

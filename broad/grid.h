@@ -71,6 +71,16 @@ typedef struct cw__cell {
     int32_t count;
 } cw__cell;
 
+// Runs fn(arg, part) for every part in [0, parts), each once, on whatever threads the caller has
+// (broad/ knows no threads), and returns when all are done. Parts touch disjoint memory.
+typedef void cw__part_fn(void *arg, uint32_t part);
+typedef struct cw__part_runner {
+    void (*run)(void *self, cw__part_fn *fn, void *arg, uint32_t parts);
+    void *self;
+    uint32_t parts;       // 0 or 1: the calling thread alone
+    uint32_t min_entries; // a sort of fewer cell entries runs on the calling thread alone
+} cw__part_runner;
+
 typedef struct cw__grid {
     float cell_size, inv_cell_size;
     uint32_t stamp;
@@ -95,6 +105,9 @@ typedef struct cw__grid {
     uint32_t sorted_capacity;
     int32_t sorted_x0, sorted_y0;    // the last sorting scan's cells: its first cell and its size
     uint32_t sorted_width, sorted_height;
+    cw__part_runner sort_runner;     // shares the sorting scan's counting sort (set by the owner)
+    uint32_t *part_counts;           // scratch of a shared sort: every part's counts but the last's
+    uint32_t part_counts_capacity;
 } cw__grid;
 
 // Initialises an empty grid; the cell size must be finite and > 0. Allocation-free.

@@ -1,6 +1,7 @@
 // The grid's sorting scan (see grid_sort.h): when most proxies moved, every filed proxy's member
-// records are counting-sorted into a flat array by cell, which cw__grid_scan_cells() then reads
-// cell by cell (on one thread or several) and queries read while the cell table is stale.
+// records are counting-sorted into a flat array by cell (in parts on the owner's threads, through
+// grid->sort_runner, when there are many), which cw__grid_scan_cells() then reads cell by cell (on
+// one thread or several) and queries read while the cell table is stale.
 #include "grid_sort.h"
 #include "cell_pairs.h"
 
@@ -63,7 +64,8 @@ static inline uint32_t *count_ahead(const cw__grid *grid, uint32_t i, uint32_t *
 // once a proxy in each pass. A proxy at most SMALL_SPAN cells a side is written to all four cells of
 // its 2 x 2 block without loops or branches: a cell it does not reach counts zero more, and its
 // member record goes to a spare past the last, so the counts keep a row more than the cells and
-// the records one more than the entries (1k-10k boxes: the whole frame 7% faster).
+// the records one more than the entries for each part of the sort (1k-10k boxes: the whole frame
+// 7% faster).
 #define SMALL_SPAN 2
 
 // Places a proxy of at most 2 x 2 cells (`right`, `below`: 1 where it reaches the next column, row)
@@ -84,26 +86,58 @@ static inline void place_small(member *sorted, uint32_t *row, uint32_t width, me
     }
 }
 
-// Files every proxy's member record in a flat array, cell by cell (a counting sort on the dense cell
-// number): reads the proxies in order and each cell's members contiguously, with no lists to chase.
+// A counting sort on the dense cell number files every proxy's member record in a flat array, cell
+// by cell: it reads the proxies in order and each cell's members contiguously, with no lists to
+// chase. It runs in `parts` parts by proxy index range, each counting into counts of its own; a
+// cell's members of one part then go after those of the parts before it, so the array is in proxy
+// order within each cell, the same bytes however many parts. Cell k counts at counts[k + 1]; the
+// sums over cells and parts turn that into where part p's members of k start, and placing them
+// leaves it where they end: the last part's counts (cell_start) then say where each cell starts
+// and ends, k's members being [start[k], start[k + 1]).
+typedef struct sort_job {
+    cw__grid *grid;
+    extent e;
+    uint32_t width, cells, parts;
+    size_t stride; // counts a part: the cells, the row a small proxy counts past, and the slot before
+    bool ahead;    // the arrays outgrow the cache: ask for counts and records ahead
+} sort_job;
+
+static uint32_t *counts_of(const sort_job *job, uint32_t part)
+{
+    return part + 1 == job->parts ? job->grid->cell_start : job->grid->part_counts + part * job->stride;
+}
+
+static void part_range(const sort_job *job, uint32_t part, uint32_t *first, uint32_t *end)
+{
+    uint64_t n = job->grid->proxy_capacity;
+    *first = (uint32_t)(n * part / job->parts), *end = (uint32_t)(n * (part + 1) / job->parts);
+}
+
+// count_ahead() for proxy i of a part that ends before `end`, where the sort asks ahead at all.
+static inline uint32_t *part_ahead(const sort_job *job, uint32_t *start, uint32_t i, uint32_t end)
+{
+    return job->ahead && i < end ? count_ahead(job->grid, i, start, &job->e, job->width) : NULL;
+}
+
 // The proxy's cells are read into locals first: the counts are uint32_t, which may alias its int32_t
 // fields, so the compiler would load them again after every count.
-static void sort_into_cells(cw__grid *grid, const extent *e, uint32_t width, uint32_t cells)
+static void count_part(void *arg, uint32_t part)
 {
-    uint32_t *start = grid->cell_start;
-    memset(start, 0, (cells + 1 + width + 1) * sizeof *start); // and the row a small proxy counts past
-    bool ahead = (uint64_t)cells * sizeof *start + e->entries * sizeof(member) > SCAN_CACHED;
-    // Cell k counts in start[k + 1]; the sums turn that into where k starts, and placing the
-    // members then leaves start[k + 1] where k ends, so k's members are [start[k], start[k + 1]).
-    for (uint32_t i = 0; i < grid->proxy_capacity; i++) {
-        uint32_t *later = ahead ? count_ahead(grid, i + SCAN_AHEAD, start, e, width) : NULL;
+    const sort_job *job = arg;
+    const cw__grid *grid = job->grid;
+    const uint32_t width = job->width;
+    uint32_t *start = counts_of(job, part), first, end;
+    part_range(job, part, &first, &end);
+    memset(start, 0, job->stride * sizeof *start);
+    for (uint32_t i = first; i < end; i++) {
+        uint32_t *later = part_ahead(job, start, i + SCAN_AHEAD, end);
         if (later)
             PREFETCH_FOR_WRITE(later);
         const cw__proxy *p = &grid->proxies[i];
         if (!p->live || p->large)
             continue;
         uint32_t columns = (uint32_t)(p->cx1 - p->cx0) + 1, rows = (uint32_t)(p->cy1 - p->cy0) + 1;
-        uint32_t *row = first_count(start, e, width, p);
+        uint32_t *row = first_count(start, &job->e, width, p);
         if (((columns - 1) | (rows - 1)) < SMALL_SPAN) { // the common proxy: see SMALL_SPAN
             uint32_t right = columns - 1, below = rows - 1;
             row[0]++, row[1] += right, row[width] += below, row[width + 1] += right & below;
@@ -113,24 +147,48 @@ static void sort_into_cells(cw__grid *grid, const extent *e, uint32_t width, uin
             for (uint32_t k = 0; k < columns; k++)
                 row[k]++;
     }
-    for (uint32_t c = 1, sum = 0, n; c <= cells; c++)
-        n = start[c], start[c] = sum, sum += n;
+}
+
+static void sum_counts(const sort_job *job)
+{
+    if (job->parts == 1) {
+        uint32_t *start = job->grid->cell_start;
+        for (uint32_t c = 1, sum = 0, n; c <= job->cells; c++)
+            n = start[c], start[c] = sum, sum += n;
+        return;
+    }
+    for (uint32_t c = 1, sum = 0; c <= job->cells; c++) {
+        for (uint32_t part = 0; part < job->parts; part++) {
+            uint32_t *count = &counts_of(job, part)[c], n = *count;
+            *count = sum, sum += n;
+        }
+    }
+}
+
+// Each part's spare record (see SMALL_SPAN) is its own, past the last entry.
+static void place_part(void *arg, uint32_t part)
+{
+    const sort_job *job = arg;
+    cw__grid *grid = job->grid;
+    const uint32_t width = job->width, spare = (uint32_t)job->e.entries + part;
+    uint32_t *start = counts_of(job, part), first, end;
+    part_range(job, part, &first, &end);
     member *sorted = grid->sorted;
-    for (uint32_t i = 0; i < grid->proxy_capacity; i++) {
-        uint32_t *later = ahead ? count_ahead(grid, i + SCAN_AHEAD, start, e, width) : NULL;
-        uint32_t *sooner = ahead ? count_ahead(grid, i + SCAN_AHEAD / 2, start, e, width) : NULL;
+    for (uint32_t i = first; i < end; i++) {
+        uint32_t *later = part_ahead(job, start, i + SCAN_AHEAD, end);
+        uint32_t *sooner = part_ahead(job, start, i + SCAN_AHEAD / 2, end);
         if (later)
             PREFETCH_FOR_WRITE(later);
         if (sooner)
-            PREFETCH_FOR_WRITE(&grid->sorted[*sooner]);
+            PREFETCH_FOR_WRITE(&sorted[*sooner]);
         const cw__proxy *p = &grid->proxies[i];
         if (!p->live || p->large)
             continue;
         uint32_t columns = (uint32_t)(p->cx1 - p->cx0) + 1, rows = (uint32_t)(p->cy1 - p->cy0) + 1;
-        uint32_t *row = first_count(start, e, width, p);
+        uint32_t *row = first_count(start, &job->e, width, p);
         member m = cw__member_of(grid, i, p->cx0, p->cy0); // flags for the first cell, then adjusted
         if (((columns - 1) | (rows - 1)) < SMALL_SPAN) {
-            place_small(sorted, row, width, m, columns - 1, rows - 1, (uint32_t)e->entries);
+            place_small(sorted, row, width, m, columns - 1, rows - 1, spare);
             continue;
         }
         for (uint32_t y = 0; y < rows; y++, row += width) {
@@ -141,6 +199,34 @@ static void sort_into_cells(cw__grid *grid, const extent *e, uint32_t width, uin
             m.flags = (m.flags & ~(uint32_t)STARTS_ROW) | STARTS_COLUMN;
         }
     }
+}
+
+// Runs fn on every part: on the calling thread, or shared by the grid's runner.
+static void run_parts(const cw__grid *grid, cw__part_fn *fn, sort_job *job)
+{
+    if (job->parts == 1) {
+        fn(job, 0);
+        return;
+    }
+    grid->sort_runner.run(grid->sort_runner.self, fn, job, job->parts);
+}
+
+static void sort_into_cells(sort_job *job)
+{
+    run_parts(job->grid, count_part, job);
+    sum_counts(job);
+    run_parts(job->grid, place_part, job);
+}
+
+// Room for the counts of every part of a shared sort but the last (which uses cell_start).
+static bool parts_have_room(cw__grid *grid, uint32_t parts, size_t stride)
+{
+    uint64_t needed = (uint64_t)(parts - 1) * stride;
+    void *counts = grid->part_counts;
+    bool room = needed <= UINT32_MAX / 2 &&
+                cw__reserve_near(&counts, sizeof(uint32_t), &grid->part_counts_capacity, (uint32_t)needed);
+    grid->part_counts = counts;
+    return room;
 }
 
 // Sorting scans in a row after which the cell table goes even if a step has used it since it was
@@ -178,14 +264,19 @@ cw__scan_result cw__grid_sort_scan(cw__grid *grid, uint32_t *scan_cells)
     if (cells > 4 * e.entries + 4096 || e.entries > UINT32_MAX / 2 || cells > UINT32_MAX / 2)
         return CW__SPARSE;
     release_cells(grid); // before the scratch is reserved: the two are not needed at once
+    sort_job job = {grid, e, (uint32_t)width, (uint32_t)cells, 1, (size_t)(cells + width) + 2, false};
+    const cw__part_runner *runner = &grid->sort_runner;
+    if (runner->parts > 1 && e.entries >= runner->min_entries && parts_have_room(grid, runner->parts, job.stride))
+        job.parts = runner->parts; // else (no room for their counts either) the calling thread alone
     void *start = grid->cell_start, *sorted = grid->sorted;
-    if (!cw__reserve_near(&start, sizeof(uint32_t), &grid->cell_start_capacity, (uint32_t)(cells + width) + 2) ||
-        !cw__reserve_near(&sorted, sizeof(member), &grid->sorted_capacity, (uint32_t)e.entries + 1)) {
+    if (!cw__reserve_near(&start, sizeof(uint32_t), &grid->cell_start_capacity, (uint32_t)job.stride) ||
+        !cw__reserve_near(&sorted, sizeof(member), &grid->sorted_capacity, (uint32_t)e.entries + job.parts)) {
         grid->cell_start = start, grid->sorted = sorted;
         return CW__SCAN_OUT_OF_MEMORY;
     }
     grid->cell_start = start, grid->sorted = sorted;
-    sort_into_cells(grid, &e, (uint32_t)width, (uint32_t)cells);
+    job.ahead = (uint64_t)cells * sizeof(uint32_t) + e.entries * sizeof(member) > SCAN_CACHED;
+    sort_into_cells(&job);
     grid->sorted_x0 = e.x0, grid->sorted_y0 = e.y0; // queries look here while the table is stale
     grid->sorted_width = (uint32_t)width, grid->sorted_height = (uint32_t)(cells / width);
     *scan_cells = (uint32_t)cells; // the caller scans them (cw__grid_scan_cells)

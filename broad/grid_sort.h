@@ -9,7 +9,8 @@
 
 typedef enum cw__scan_result { CW__SCANNED, CW__SPARSE, CW__SCAN_OUT_OF_MEMORY } cw__scan_result;
 
-// Sorts every filed proxy into the flat array by cell and returns CW__SCANNED with in *scan_cells
+// Sorts every filed proxy into the flat array by cell (shared through grid->sort_runner from its
+// min_entries cell entries on, the same array either way) and returns CW__SCANNED with in *scan_cells
 // how many cells cw__grid_scan_cells() has to scan (0 with nothing filed); the cell table may be
 // released (see release_cells). CW__SPARSE (nothing changed) where the cells in use are too sparse
 // for a dense array; CW__SCAN_OUT_OF_MEMORY where its scratch could not be had.

@@ -153,8 +153,9 @@ static void test_streams_equal_across_workers(void **state)
     }
 }
 
-// A large crowded world, where the grid's scan is shared among the workers too (the random scenes
-// above are too small for that): the events of every step, byte for byte, for 1, 2 and 3 workers.
+// A large crowded world, where the grid's scan and its counting sort are shared among the workers
+// too (the random scenes above are too small for that): the events of every step, then what AABB
+// queries find in the order they find it, byte for byte, for 1, 2 and 3 workers.
 typedef struct recorder {
     unsigned char *bytes;
     size_t length, capacity;
@@ -178,6 +179,17 @@ static void record_contact(recorder *r, int phase, const cw_contact *c)
 
 static void record_begin(const cw_contact *c, void *context) { record_contact(context, 1, c); }
 static void record_end(const cw_contact *c, void *context) { record_contact(context, 0, c); }
+
+// A body a query found, in the order found: after a step that sorted the grid's cells, queries
+// read that sort's array, so its order within each cell shows here.
+static bool record_found(cw_body_id body, void *user_data, const cw_manifold *manifold, void *context)
+{
+    (void)user_data, (void)manifold;
+    cw_contact found = {0};
+    found.a = body;
+    record_contact(context, 2, &found);
+    return true;
+}
 
 static recorder crowd_stream(int workers, cw_enqueue_task_fn *enqueue, cw_finish_task_fn *finish, void *tasks,
                              int bodies, int steps, int *candidates)
@@ -212,6 +224,11 @@ static recorder crowd_stream(int workers, cw_enqueue_task_fn *enqueue, cw_finish
         cw_world_step(world);
         *candidates += cw_world_get_stats(world).candidate_pairs;
     }
+    for (int q = 0; q < 8; q++) {
+        float x = (float)gen_range(&rng, 0, 700), y = (float)gen_range(&rng, 0, 700);
+        cw_aabb box = {{x, y}, {x + 100, y + 100}};
+        assert_true(cw_world_query_aabb(world, box, cw_default_query_filter(), record_found, &r));
+    }
     cw_world_destroy(world);
     free(ids);
     return r;
@@ -226,8 +243,8 @@ static void test_crowd_streams_equal_across_workers(void **state)
     recorder one = crowd_stream(1, NULL, NULL, NULL, bodies, steps, &c1);
     recorder two = crowd_stream(2, NULL, NULL, NULL, bodies, steps, &c2);
     recorder three = crowd_stream(3, random_enqueue, random_finish, &random3, bodies, steps, &c3);
-    printf("  %d boxes, %d steps: %d candidate pairs, %zu event bytes, the same for 1, 2 and 3 workers\n", bodies,
-           steps, c1, one.length);
+    printf("  %d boxes, %d steps: %d candidate pairs, %zu event and query bytes, the same for 1, 2 and 3 workers\n",
+           bodies, steps, c1, one.length);
     assert_true(one.length > 0 && c1 > 0);
     assert_int_equal(c1, c2);
     assert_int_equal(c1, c3);

@@ -46,6 +46,27 @@ static void free_worker_scratch(cw_world *world)
     world->scan_lists = NULL, world->scan_bounds = NULL, world->scan_parts = 0;
     cw__free(world->sort_counts, (size_t)world->sort_parts * CW__SORT_DIGITS * sizeof *world->sort_counts);
     world->sort_counts = NULL, world->sort_parts = 0;
+    world->grid.sort_runner.parts = 0;
+}
+
+// The grid's counting sort shared among the workers (see cw__part_runner): a part a worker.
+typedef struct part_task {
+    cw__part_fn *fn;
+    void *arg;
+} part_task;
+
+static void part_range_task(int start, int end, int worker, void *context)
+{
+    (void)worker;
+    const part_task *task = context;
+    for (int k = start; k < end; k++)
+        task->fn(task->arg, (uint32_t)k);
+}
+
+static void run_grid_parts(void *self, cw__part_fn *fn, void *arg, uint32_t parts)
+{
+    part_task task = {fn, arg};
+    cw__parallel_for(self, part_range_task, (int)parts, 1, &task);
 }
 
 // The per-part lists of the scan and the counts of the shared sort; without memory for them the
@@ -61,6 +82,7 @@ static void make_worker_scratch(cw_world *world)
         return;
     }
     memset(world->scan_lists, 0, parts * sizeof *world->scan_lists);
+    world->grid.sort_runner = (cw__part_runner){run_grid_parts, world, (uint32_t)world->workers, PARALLEL_SCAN_MEMBERS};
     // The radix sort's counts: one row of digits a part, a part a worker (a pass is even work).
     world->sort_parts = (uint32_t)world->workers;
     world->sort_counts = cw__alloc((size_t)world->sort_parts * CW__SORT_DIGITS * sizeof *world->sort_counts);
