@@ -107,7 +107,7 @@ static uint32_t *counts_of(const sort_job *job, uint32_t part)
     return part + 1 == job->parts ? job->grid->cell_start : job->grid->part_counts + part * job->stride;
 }
 
-static void part_range(const sort_job *job, uint32_t part, uint32_t *first, uint32_t *end)
+static void sort_part_range(const sort_job *job, uint32_t part, uint32_t *first, uint32_t *end)
 {
     uint64_t n = job->grid->proxy_capacity;
     *first = (uint32_t)(n * part / job->parts), *end = (uint32_t)(n * (part + 1) / job->parts);
@@ -127,7 +127,7 @@ static void count_part(void *arg, uint32_t part)
     const cw__grid *grid = job->grid;
     const uint32_t width = job->width;
     uint32_t *start = counts_of(job, part), first, end;
-    part_range(job, part, &first, &end);
+    sort_part_range(job, part, &first, &end);
     memset(start, 0, job->stride * sizeof *start);
     for (uint32_t i = first; i < end; i++) {
         uint32_t *later = part_ahead(job, start, i + SCAN_AHEAD, end);
@@ -172,7 +172,7 @@ static void place_part(void *arg, uint32_t part)
     cw__grid *grid = job->grid;
     const uint32_t width = job->width, spare = (uint32_t)job->e.entries + part;
     uint32_t *start = counts_of(job, part), first, end;
-    part_range(job, part, &first, &end);
+    sort_part_range(job, part, &first, &end);
     member *sorted = grid->sorted;
     for (uint32_t i = first; i < end; i++) {
         uint32_t *later = part_ahead(job, start, i + SCAN_AHEAD, end);

@@ -356,18 +356,18 @@ static double aabb_slack(const cw__body *body, const linear *l)
 // doubles. Either way each reach is x * hx + y * hy and each extreme a cw__min/cw__max of the one so
 // far and the new reach, so both give the same bits.
 #if defined(__SSE2__)
-typedef struct reach {
+typedef struct hull_reach {
     __m128d lo, hi;           // (x, y) lanes
     __m128d origin, col_x, col_y; // the pivot; the map's columns (xx, yx) and (xy, yy)
-} reach;
+} hull_reach;
 
-static inline reach reach_start(const cw__xf *xf, const linear *l)
+static inline hull_reach reach_start(const cw__xf *xf, const linear *l)
 {
-    return (reach){_mm_set1_pd(INFINITY), _mm_set1_pd(-INFINITY), _mm_set_pd(xf->oy, xf->ox),
+    return (hull_reach){_mm_set1_pd(INFINITY), _mm_set1_pd(-INFINITY), _mm_set_pd(xf->oy, xf->ox),
                    _mm_set_pd(l->yx, l->xx), _mm_set_pd(l->yy, l->xy)};
 }
 
-static CW__ALWAYS_INLINE void reach_vertex(reach *r, const int32_t *hull, int i)
+static CW__ALWAYS_INLINE void reach_vertex(hull_reach *r, const int32_t *hull, int i)
 {
     __m128d corner = _mm_cvtepi32_pd(_mm_loadl_epi64((const __m128i *)(const void *)(hull + 2 * i)));
     __m128d h = _mm_sub_pd(corner, r->origin);
@@ -376,7 +376,7 @@ static CW__ALWAYS_INLINE void reach_vertex(reach *r, const int32_t *hull, int i)
     r->hi = _mm_max_pd(r->hi, w);
 }
 
-static inline bounds reach_bounds(const reach *r)
+static inline bounds reach_bounds(const hull_reach *r)
 {
     bounds b;
     _mm_storel_pd(&b.lo_x, r->lo), _mm_storeh_pd(&b.lo_y, r->lo);
@@ -384,18 +384,18 @@ static inline bounds reach_bounds(const reach *r)
     return b;
 }
 #else
-typedef struct reach {
+typedef struct hull_reach {
     bounds b;
     double ox, oy;
     linear l;
-} reach;
+} hull_reach;
 
-static inline reach reach_start(const cw__xf *xf, const linear *l)
+static inline hull_reach reach_start(const cw__xf *xf, const linear *l)
 {
-    return (reach){{INFINITY, INFINITY, -INFINITY, -INFINITY}, xf->ox, xf->oy, *l};
+    return (hull_reach){{INFINITY, INFINITY, -INFINITY, -INFINITY}, xf->ox, xf->oy, *l};
 }
 
-static inline void reach_vertex(reach *r, const int32_t *hull, int i)
+static inline void reach_vertex(hull_reach *r, const int32_t *hull, int i)
 {
     double hx = hull[2 * i] - r->ox, hy = hull[2 * i + 1] - r->oy;
     double wx = r->l.xx * hx + r->l.xy * hy, wy = r->l.yx * hx + r->l.yy * hy;
@@ -405,7 +405,7 @@ static inline void reach_vertex(reach *r, const int32_t *hull, int i)
     r->b.hi_y = cw__max(r->b.hi_y, wy);
 }
 
-static inline bounds reach_bounds(const reach *r) { return r->b; }
+static inline bounds reach_bounds(const hull_reach *r) { return r->b; }
 #endif
 
 // The sector of a direction in the extreme-vertex table; -1 when it has no pseudo-angle (zero or NaN).
@@ -442,7 +442,7 @@ static CW__ALWAYS_INLINE bool row_sectors(const cw__xf *xf, const linear *l, int
 // for a table is at least four vertices stored twice, so eight reads cover it too.
 static bounds hull_bounds(const cw_mask *m, const cw__xf *xf, const linear *l)
 {
-    reach r = reach_start(xf, l);
+    hull_reach r = reach_start(xf, l);
     const int32_t *hull = m->hull;
     int sector[4];
     if (m->sector_count[0] != 0 && row_sectors(xf, l, sector)) {
