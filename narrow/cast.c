@@ -138,8 +138,9 @@ bool cw__touch_moving(const cw__body *a, const cw__body *b, double dx, double dy
     return ordered_touch_moving(a, b, dx, dy);
 }
 
-bool cw__cast_bodies(const cw__body *a, const cw__body *b, double dx, double dy, float *fraction,
-                     cw_manifold *manifold)
+// cw__cast_bodies(), the swept test skipped where `touches` says it holds.
+static bool cast(const cw__body *a, const cw__body *b, double dx, double dy, bool touches, float *fraction,
+                 cw_manifold *manifold)
 {
     bool swapped = cw__compare_bodies(a, b) > 0;
     const cw__body *first = swapped ? b : a, *second = swapped ? a : b;
@@ -149,7 +150,7 @@ bool cw__cast_bodies(const cw__body *a, const cw__body *b, double dx, double dy,
         t = 0;
     } else {
         cw__body end = cw__body_moved(first, mx, my);
-        if (!ordered_touch_moving(first, second, mx, my) && !cw__overlap_bodies(&end, second, NULL))
+        if (!touches && !ordered_touch_moving(first, second, mx, my) && !cw__overlap_bodies(&end, second, NULL))
             return false;
         t = ordered_first_touch(first, second, mx, my);
     }
@@ -162,6 +163,18 @@ bool cw__cast_bodies(const cw__body *a, const cw__body *b, double dx, double dy,
         }
     }
     return true;
+}
+
+bool cw__cast_bodies(const cw__body *a, const cw__body *b, double dx, double dy, float *fraction,
+                     cw_manifold *manifold)
+{
+    return cast(a, b, dx, dy, false, fraction, manifold);
+}
+
+bool cw__cast_touching(const cw__body *a, const cw__body *b, double dx, double dy, float *fraction,
+                       cw_manifold *manifold)
+{
+    return cast(a, b, dx, dy, true, fraction, manifold);
 }
 
 bool cw_shape_cast(const cw_shape *a, const cw_transform *ta, cw_vec2 translation, const cw_shape *b,

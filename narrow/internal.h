@@ -300,6 +300,11 @@ bool cw__touch_moving(const cw__body *a, const cw__body *b, double dx, double dy
 // `manifold` is not NULL, the contact there.
 bool cw__cast_bodies(const cw__body *a, const cw__body *b, double dx, double dy, float *fraction,
                      cw_manifold *manifold);
+// cw__cast_bodies() for a pair cw__touch_moving() has just found touching over this motion: the same
+// answer without testing that again (false only where the plain test and the swept one part by
+// rounding at the end).
+bool cw__cast_touching(const cw__body *a, const cw__body *b, double dx, double dy, float *fraction,
+                       cw_manifold *manifold);
 
 // cw_overlap() for prepared bodies (the world prepares each body once per change): the same
 // canonical order, so the same answer as cw_overlap() on the shapes and transforms.

@@ -89,7 +89,10 @@ int cw__swept_outcome(const cw_world *world, uint32_t a, uint32_t b, double dx, 
     return cw__touch_moving(&start, pb, dx, dy) ? CW__PASSED : CW__APART;
 }
 
-void cw__swept_begin(const cw_world *world, uint64_t key, bool with_manifold, cw__begin_info *info)
+// The first touch of a pair that began in this step; `passed`: the swept test found it touching
+// over the step's motion (cw__swept_outcome, on the same bodies and motion), so the cast need not
+// test that again.
+static void first_touch(const cw_world *world, uint64_t key, bool with_manifold, bool passed, cw__begin_info *info)
 {
     uint32_t a = cw__key_a(key), b = cw__key_b(key);
     cw__body scratch_a, scratch_b;
@@ -99,7 +102,10 @@ void cw__swept_begin(const cw_world *world, uint64_t key, bool with_manifold, cw
     cw__motion(&world->slots[b], &bx, &by);
     cw__body start = cw__body_moved(pa, -dx, -dy);
     cw_manifold found = {{0, 0}, {0, 0}, 0};
-    if (!cw__cast_bodies(&start, pb, dx, dy, &info->fraction, with_manifold ? &found : NULL)) {
+    float *fraction = &info->fraction;
+    cw_manifold *contact = with_manifold ? &found : NULL;
+    if (!(passed ? cw__cast_touching(&start, pb, dx, dy, fraction, contact)
+                 : cw__cast_bodies(&start, pb, dx, dy, fraction, contact))) {
         // Only where the plain test and the swept one part by rounding: it touches at the end.
         info->fraction = 1;
         if (with_manifold)
@@ -112,6 +118,11 @@ void cw__swept_begin(const cw_world *world, uint64_t key, bool with_manifold, cw
     info->manifold = found;
 }
 
+void cw__swept_begin(const cw_world *world, uint64_t key, bool with_manifold, cw__begin_info *info)
+{
+    first_touch(world, key, with_manifold, false, info);
+}
+
 void cw__finish_passed(cw_world *world)
 {
     cw__passed *passed = &world->passed;
@@ -119,7 +130,7 @@ void cw__finish_passed(cw_world *world)
         return;
     cw__sort_pair_keys(world, passed->keys, cw__sort_scratch(world), passed->count, world->slot_count);
     for (uint32_t k = 0; k < passed->count; k++) {
-        cw__swept_begin(world, passed->keys[k], world->begin_manifolds, &passed->info[k]);
+        first_touch(world, passed->keys[k], world->begin_manifolds, true, &passed->info[k]);
         passed->delivered[k] = 0;
     }
 }
