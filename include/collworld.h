@@ -669,7 +669,9 @@ CW_API bool cw_body_aabb(const cw_world *world, cw_body_id body, cw_aabb *aabb);
 /// semantics above). Fails (no effect) for a NULL world, when called from a callback, or while
 /// another thread is stepping the same world or querying it. Allocates only while the world grows:
 /// a warmed-up world steps without touching the allocator. With worker_count > 1 the exact tests
-/// of the candidate pairs run on the workers; everything else, callbacks included, on this thread.
+/// of the candidate pairs, the grid's sort and scan of large worlds, and the sort of the touching
+/// pairs run on the workers (the same results as on one); everything else, callbacks included, on
+/// this thread.
 CW_API void cw_world_step(cw_world *world);
 
 /// What the last step did and how long its phases took.
