@@ -453,7 +453,7 @@ static bool file_outcome(cw_world *world, uint8_t outcome, uint32_t a, uint32_t 
 // memory latency is hidden in large worlds. Boxes need only their hot records, asked for
 // 2 * PREFETCH_AHEAD candidates ahead. Where masks may be, in three stages, each reading only what
 // the one before brought in: the hot records, then a mask's slot, then its kept form (checking
-// which bodies are masks costs a world of boxes 10-20% of its pair loop, so only such a world does).
+// which bodies are masks cost 100k boxes 6-20% of their pair loop, so only such a world does).
 #define PREFETCH_AHEAD 8
 
 // Whether some slot has held a mask body (entry 0 is none).
