@@ -82,11 +82,11 @@ static void pairs_packed(const member *members, int n, cw__pair_list *out)
 #define COLUMN_MAX 128
 #define SMALL_CELL 4 // below this, setting up the columns costs more than it saves
 #define PACKED_MAX 8  // up to this, pairs in packed compares (where SSE2 is at hand) beat the columns
-typedef struct columns {
+typedef struct column_set {
     float min_x[COLUMN_MAX], min_y[COLUMN_MAX], max_x[COLUMN_MAX], max_y[COLUMN_MAX];
     uint32_t flags[COLUMN_MAX];
     uint8_t hit[COLUMN_MAX];
-} columns;
+} column_set;
 
 // Reports member i with each later member j whose hit[j] is set (see room_for_every_pair()).
 static void report_hits(const member *members, int i, int n, const uint8_t *hit, cw__pair_list *out)
@@ -104,7 +104,7 @@ static void report_hits(const member *members, int i, int n, const uint8_t *hit,
             report_pair(ia, members[j].index, out);
 }
 
-static void pairs_in_columns(const member *members, int n, columns *c, cw__pair_list *out)
+static void pairs_in_columns(const member *members, int n, column_set *c, cw__pair_list *out)
 {
     for (int k = 0; k < n; k++) {
         c->min_x[k] = members[k].box.min_x, c->min_y[k] = members[k].box.min_y;
@@ -131,7 +131,7 @@ __attribute__((noinline))
 static void pairs_many(const member *members, int n, cw__pair_list *out)
 {
     if (n > SMALL_CELL && n <= COLUMN_MAX) {
-        columns c;
+        column_set c;
         pairs_in_columns(members, n, &c, out);
         return;
     }

@@ -10,14 +10,14 @@
 #include <string.h>
 
 // The cell range covered by the filed proxies, and how many cell entries they make.
-typedef struct extent {
+typedef struct cell_extent {
     int32_t x0, y0, x1, y1;
     uint64_t entries;
-} extent;
+} cell_extent;
 
-static extent filed_extent(const cw__grid *grid)
+static cell_extent filed_extent(const cw__grid *grid)
 {
-    extent e = {INT32_MAX, INT32_MAX, INT32_MIN, INT32_MIN, 0};
+    cell_extent e = {INT32_MAX, INT32_MAX, INT32_MIN, INT32_MIN, 0};
     for (uint32_t i = 0; i < grid->proxy_capacity; i++) {
         const cw__proxy *p = &grid->proxies[i];
         if (!p->live || p->large)
@@ -30,7 +30,7 @@ static extent filed_extent(const cw__grid *grid)
 }
 
 // The count of a filed proxy's first cell in the sorting scan (see sort_into_cells).
-static inline uint32_t *first_count(uint32_t *start, const extent *e, uint32_t width, const cw__proxy *p)
+static inline uint32_t *first_count(uint32_t *start, const cell_extent *e, uint32_t width, const cw__proxy *p)
 {
     return start + (uint32_t)(p->cy0 - e->y0) * width + 1 + (uint32_t)(p->cx0 - e->x0);
 }
@@ -52,7 +52,7 @@ static inline uint32_t *first_count(uint32_t *start, const extent *e, uint32_t w
 
 // The first count of proxy i where it is filed in cells (NULL past the last proxy, or for one not
 // filed): what the scan asks for ahead.
-static inline uint32_t *count_ahead(const cw__grid *grid, uint32_t i, uint32_t *start, const extent *e, uint32_t width)
+static inline uint32_t *count_ahead(const cw__grid *grid, uint32_t i, uint32_t *start, const cell_extent *e, uint32_t width)
 {
     if (i >= grid->proxy_capacity || !grid->proxies[i].live || grid->proxies[i].large)
         return NULL;
@@ -96,7 +96,7 @@ static inline void place_small(member *sorted, uint32_t *row, uint32_t width, me
 // and ends, k's members being [start[k], start[k + 1]).
 typedef struct sort_job {
     cw__grid *grid;
-    extent e;
+    cell_extent e;
     uint32_t width, cells, parts;
     size_t stride; // counts a part: the cells, the row a small proxy counts past, and the slot before
     bool ahead;    // the arrays outgrow the cache: ask for counts and records ahead
@@ -255,7 +255,7 @@ static void release_cells(cw__grid *grid)
 cw__scan_result cw__grid_sort_scan(cw__grid *grid, uint32_t *scan_cells)
 {
     *scan_cells = 0;
-    extent e = filed_extent(grid);
+    cell_extent e = filed_extent(grid);
     if (e.entries == 0) {
         grid->sorted_width = grid->sorted_height = 0; // no member of an older scan stays in view
         return CW__SCANNED;

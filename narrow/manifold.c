@@ -13,11 +13,11 @@
 
 // What the measuring step hands to the depth search: a point inside the overlap and the normal,
 // both in world units, and a local box of `box_body` around the overlap.
-typedef struct contact {
+typedef struct overlap_contact {
     double px, py, nx, ny;
     const cw__body *box_body;
     double x0, y0, x1, y1;
-} contact;
+} overlap_contact;
 
 static void centre(const cw__body *body, double *x, double *y)
 {
@@ -43,7 +43,7 @@ static bool inside_opaque(const cw__body *body, double x, double y)
 // body moves along its local axes): b should move against the gradient of b, or along that of a.
 // Falls back to the centres' direction where the gradient vanishes (one shape deep in the other).
 static void normal_from_gradient(const cw__body *a, const cw__body *b, const cw__body *moved, double gx, double gy,
-                                 double scale, contact *c)
+                                 double scale, overlap_contact *c)
 {
     gx *= moved->xf.inv_sx, gy *= moved->xf.inv_sy;
     double sign = moved == a ? 1.0 : -1.0;
@@ -68,7 +68,7 @@ static cw__samples samples_empty(void)
 
 // Samples the finer sprite's texel centres (thinned to about SAMPLES at most). False if none lands in
 // the overlap.
-static bool measure_sampled(const cw__body *a, const cw__body *b, contact *c)
+static bool measure_sampled(const cw__body *a, const cw__body *b, overlap_contact *c)
 {
     bool a_finer = fabs(a->xf.sx * a->xf.sy) <= fabs(b->xf.sx * b->xf.sy);
     const cw__body *fine = a_finer ? a : b, *coarse = a_finer ? b : a;
@@ -93,12 +93,12 @@ static bool measure_sampled(const cw__body *a, const cw__body *b, contact *c)
     cw__to_world(&fine->xf, lx, ly, 0, 0, &c->px, &c->py);
     normal_from_gradient(a, b, fine, s.grad_x, s.grad_y, (double)s.count, c);
     double half = 0.5 * stride;
-    *c = (contact){c->px, c->py, c->nx, c->ny, fine, s.lo_x - half, s.lo_y - half, s.hi_x + half, s.hi_y + half};
+    *c = (overlap_contact){c->px, c->py, c->nx, c->ny, fine, s.lo_x - half, s.lo_y - half, s.hi_x + half, s.hi_y + half};
     return true;
 }
 
 // For overlaps thinner than a texel: the exact pieces of b's runs cut by a's rows.
-static void measure_exact(const cw__body *a, const cw__body *b, contact *c)
+static void measure_exact(const cw__body *a, const cw__body *b, overlap_contact *c)
 {
     cw__pieces p = cw__pieces_empty();
     cw__masks_pieces(b, a, &p);
@@ -143,7 +143,7 @@ static bool moved_overlaps(const cw__body *a, const cw__body *b, double dx, doub
 // `lo` (known not to be enough). The overlap's extent along the normal is the first guess, which
 // usually brackets the answer tightly. Used only where the minimum translation's own answer does
 // not separate them (rounding at extreme placements).
-static double contact_depth(const cw__body *a, const cw__body *b, const contact *c, double lo)
+static double contact_depth(const cw__body *a, const cw__body *b, const overlap_contact *c, double lo)
 {
     double tolerance = cw__min(1.0, cw__min(texel_size(a), texel_size(b))) / 64;
     double lo_p, hi_p, lo_a, hi_a, lo_b, hi_b;
@@ -176,7 +176,7 @@ static double contact_depth(const cw__body *a, const cw__body *b, const contact 
 
 void cw__mask_manifold(const cw__body *a, const cw__body *b, cw_manifold *manifold)
 {
-    contact c;
+    overlap_contact c;
     if (!measure_sampled(a, b, &c))
         measure_exact(a, b, &c);
     double nx, ny, depth;

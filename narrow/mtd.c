@@ -41,12 +41,12 @@ typedef struct rect_set {
 // Per pair and axis, the open range of s * (direction . axis) for which the projections overlap, the
 // pair's rectangles, and per pair the interval of s along the direction being tried. In double: a
 // contact just begun has a depth of a millionth of a texel, and directions must be told apart there.
-typedef struct pairs {
+typedef struct rect_pairs {
     int count;
     double lo[4][PAIR_CAP], hi[4][PAIR_CAP];
     short first[PAIR_CAP], second[PAIR_CAP];
     double start[PAIR_CAP], end[PAIR_CAP];
-} pairs;
+} rect_pairs;
 
 typedef struct problem {
     const cw__body *a, *b;
@@ -58,7 +58,7 @@ typedef struct problem {
     double move_x, move_y;  // first touch: a's motion (pairs are those that meet over it)
     double cx_a, cy_a, bx, by; // the centres of the opaque boxes, relative to the reference point
     rect_set sets[2];
-    pairs pairs;
+    rect_pairs pairs;
 } problem;
 
 static bool add_rect(const problem *p, const cw__body *body, double i0, double i1, double j0, double j1, rect_set *set)
@@ -164,7 +164,7 @@ static bool may_meet(const problem *p, const rect *ra, const rect *rb)
 static bool make_pairs(problem *p)
 {
     const rect_set *sa = &p->sets[0], *sb = &p->sets[1];
-    pairs *w = &p->pairs;
+    rect_pairs *w = &p->pairs;
     w->count = 0;
     for (int i = 0; i < sa->count; i++)
         for (int k = 0; k < sb->count; k++) {
@@ -188,7 +188,7 @@ static bool make_pairs(problem *p)
 // end -1, so they never extend a reach). Axis by axis, so the loops run two pairs at once.
 static void intervals(problem *p, double nx, double ny)
 {
-    pairs *w = &p->pairs;
+    rect_pairs *w = &p->pairs;
     int n = w->count;
     double *lo = w->start, *hi = w->end;
     for (int axis = 0; axis < 4; axis++) {
@@ -215,7 +215,7 @@ static void intervals(problem *p, double nx, double ny)
 // The same in double from the rectangles themselves, for the direction chosen.
 static void exact_intervals(problem *p, double nx, double ny)
 {
-    pairs *w = &p->pairs;
+    rect_pairs *w = &p->pairs;
     for (int i = 0; i < w->count; i++) {
         const rect *ra = &p->sets[0].r[w->first[i]], *rb = &p->sets[1].r[w->second[i]];
         double lo = -INFINITY, hi = INFINITY;
@@ -240,7 +240,7 @@ static void exact_intervals(problem *p, double nx, double ny)
 // A bucket whose first possible start is past the reach ends the sweep. Exact, in linear time.
 static double reach_sorted(const problem *p)
 {
-    const pairs *w = &p->pairs;
+    const rect_pairs *w = &p->pairs;
     int count[BUCKETS + 1] = {0}, order[PAIR_CAP], bucket[PAIR_CAP];
     double per = BUCKETS / p->bound;
     for (int i = 0; i < w->count; i++) {
@@ -270,7 +270,7 @@ static double reach_sorted(const problem *p)
 
 // The largest end among the intervals that start before `threshold`, and `floor` (two pairs at a
 // time where SSE2 is at hand).
-static double farthest_end(const pairs *w, double threshold, double floor)
+static double farthest_end(const rect_pairs *w, double threshold, double floor)
 {
     int i = 0, n = w->count;
     double far = floor;
@@ -296,7 +296,7 @@ static double farthest_end(const pairs *w, double threshold, double floor)
 // that is all the search needs to know.
 static double search_reach(problem *p, double enough)
 {
-    pairs *w = &p->pairs;
+    rect_pairs *w = &p->pairs;
     double reach = 0, gap = p->min_gap;
     for (int pass = 0; pass < QUICK_PASSES; pass++) {
         double next = farthest_end(w, reach + gap, reach);
@@ -307,11 +307,11 @@ static double search_reach(problem *p, double enough)
     return reach_sorted(p);
 }
 
-typedef struct best {
+typedef struct best_direction {
     double nx, ny, gap;
-} best;
+} best_direction;
 
-static void try_direction(problem *p, double nx, double ny, best *b)
+static void try_direction(problem *p, double nx, double ny, best_direction *b)
 {
     double length = hypot(nx, ny);
     if (!(length > 0))
@@ -320,7 +320,7 @@ static void try_direction(problem *p, double nx, double ny, best *b)
     intervals(p, nx, ny);
     double gap = search_reach(p, b->gap);
     if (gap < b->gap)
-        *b = (best){nx, ny, gap};
+        *b = (best_direction){nx, ny, gap};
 }
 
 static void rotate(double x, double y, double angle, double *rx, double *ry)
@@ -434,7 +434,7 @@ bool cw__mtd(const cw__body *a, const cw__body *b, double hint_x, double hint_y,
         return false;
     // Edge normals both ways and the diagonals between them, the hint, the centres' direction;
     // then steps either side of the best, halved from about 9 degrees to two.
-    best found = {1, 0, INFINITY};
+    best_direction found = {1, 0, INFINITY};
     try_direction(&p, hint_x, hint_y, &found); // the likeliest first: the rest then stop early
     try_direction(&p, p.bx - p.cx_a, p.by - p.cy_a, &found);
     for (int axis = 0; axis < 4; axis += 2) // a's u axis, then b's
@@ -444,7 +444,7 @@ bool cw__mtd(const cw__body *a, const cw__body *b, double hint_x, double hint_y,
             try_direction(&p, dx, dy, &found);
         }
     for (double step = 0.16; step > 0.03; step *= 0.5) {
-        best here = found;
+        best_direction here = found;
         double dx, dy;
         rotate(here.nx, here.ny, step, &dx, &dy);
         try_direction(&p, dx, dy, &found);
