@@ -301,8 +301,7 @@ bool cw__touch_moving(const cw__body *a, const cw__body *b, double dx, double dy
 bool cw__cast_bodies(const cw__body *a, const cw__body *b, double dx, double dy, float *fraction,
                      cw_manifold *manifold);
 // cw__cast_bodies() for a pair cw__touch_moving() has just found touching over this motion: the same
-// answer without testing that again (false only where the plain test and the swept one part by
-// rounding at the end).
+// answer without testing that again (so it is always true).
 bool cw__cast_touching(const cw__body *a, const cw__body *b, double dx, double dy, float *fraction,
                        cw_manifold *manifold);
 
