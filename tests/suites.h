@@ -81,7 +81,7 @@ extern const struct CMUnitTest first_use_tests[FIRST_USE_TEST_COUNT];
 extern const struct CMUnitTest world_events_tests[WORLD_EVENTS_TEST_COUNT];
 
 // cw_world_stats::bytes against a counting allocator, to the byte, on random worlds.
-#define WORLD_BYTES_TEST_COUNT 1
+#define WORLD_BYTES_TEST_COUNT 2
 extern const struct CMUnitTest world_bytes_tests[WORLD_BYTES_TEST_COUNT];
 
 // cw_world_def::body_capacity: exact room, the same world with and without it, its misuse.

@@ -78,7 +78,8 @@ static void test_bullet_through_wall(void **state)
 }
 
 // A swept bullet that ends inside the wall begins with its fraction and stays; teleporting it
-// through the wall sweeps nothing; a new body never sweeps in its first step.
+// through the wall sweeps nothing; a new body never sweeps in its first step (teleported or
+// switched off and on first, or not).
 static void test_teleport_and_new_bodies(void **state)
 {
     (void)state;
@@ -111,6 +112,22 @@ static void test_teleport_and_new_bodies(void **state)
     assert_true(cw_body_set_transform(world, late, &t));
     cw_world_step(world);
     assert_int_equal(log.n, 0);
+    // Nor when it was teleported, or switched off and on, before being moved: it is still new.
+    for (int how = 0; how < 2; how++) {
+        cw_body_id fresh = add_box(world, 4, 4, 20, 30, true);
+        t = at(30, 30);
+        if (how == 0) {
+            assert_true(cw_body_teleport(world, fresh, &t));
+        } else {
+            assert_true(cw_body_set_enabled(world, fresh, false));
+            assert_true(cw_body_set_enabled(world, fresh, true));
+        }
+        t = at(200, 30);
+        assert_true(cw_body_set_transform(world, fresh, &t));
+        cw_world_step(world);
+        assert_int_equal(log.n, 0);
+        cw_body_destroy(world, fresh);
+    }
     // Swept off: the same motion through the wall is not seen; on again: it is, from where the
     // body was at the last step.
     assert_true(cw_body_set_swept(world, late, false));

@@ -1,6 +1,7 @@
 // Bodies: creation, destruction, ids with generations, setters and getters.
 #include "internal.h"
 
+#include <math.h>
 #include <string.h>
 
 bool cw_body_id_is_null(cw_body_id id) { return id.index == 0 && id.generation == 0; }
@@ -74,12 +75,12 @@ bool cw_body_is_valid(const cw_world *world, cw_body_id id) { return world != NU
 
 void cw__world_mark_dirty(cw_world *world, uint32_t index)
 {
-    cw__slot *slot = &world->slots[index];
-    if (slot->dirty)
+    cw__hot *hot = &world->hot[index];
+    if (hot->dirty)
         return;
     // Room for every slot was reserved when the slot was made, so this never allocates.
     world->dirty.items[world->dirty.count++] = index;
-    slot->dirty = true;
+    hot->dirty = true;
 }
 
 // The element sizes of the arrays parallel to the slots, in parallel_arrays' order.
@@ -153,7 +154,7 @@ static bool grow_slots(cw_world *world, uint32_t capacity)
 
 // Room for slot indices below `needed`, grown by a quarter at a time (see grow_slots): the arrays
 // parallel to the slots, the grid's proxies and the lists are most of what a world holds for its
-// bodies (224 bytes a slot on 64-bit), so their growth's spare room (up to a fifth, a tenth on average) weighs more than the
+// bodies (216 bytes a slot on 64-bit), so their growth's spare room (up to a fifth, a tenth on average) weighs more than the
 // copies (a body created one by one is copied about four times on its way, not twice).
 static bool reserve_slots(cw_world *world, uint32_t needed)
 {
@@ -239,11 +240,11 @@ static uint32_t take_slot(cw_world *world)
     return index;
 }
 
-// Room for one more kept mask body (entries are never given back: a slot keeps its entry). False
-// (nothing changed) if memory runs out.
+// Room for one more kept mask body: an entry given back, or one past the last. False (nothing
+// changed) if memory runs out.
 static bool reserve_mask_body(cw_world *world)
 {
-    if (world->mask_body_count < world->mask_page_count * CW__MASK_PAGE)
+    if (world->free_mask_body != 0 || world->mask_body_count < world->mask_page_count * CW__MASK_PAGE)
         return true;
     void *pages = world->mask_pages;
     if (!cw__reserve(&pages, sizeof(cw__body *), &world->mask_page_capacity, world->mask_page_count + 1))
@@ -264,32 +265,60 @@ void cw__mask_pages_free(cw_world *world)
         cw__free(world->mask_pages[k], CW__MASK_PAGE * sizeof(cw__body));
     cw__free(world->mask_pages, world->mask_page_capacity * sizeof *world->mask_pages);
     world->mask_pages = NULL;
-    world->mask_page_count = world->mask_page_capacity = world->mask_body_count = 0;
+    world->mask_page_count = world->mask_page_capacity = world->mask_body_count = world->free_mask_body = 0;
+}
+
+// An entry given back is dead: its first bytes hold the next one given back (0: the last).
+static uint32_t next_given_back(const cw_world *world, uint32_t entry)
+{
+    uint32_t next;
+    memcpy(&next, cw__mask_body(world, entry), sizeof next);
+    return next;
+}
+
+// An entry for a slot's new mask body: one given back, else the next unused (room was made by
+// reserve_mask_body).
+static uint32_t take_mask_body(cw_world *world)
+{
+    uint32_t entry = world->free_mask_body;
+    if (entry == 0)
+        return world->mask_body_count++;
+    world->free_mask_body = next_given_back(world, entry);
+    return entry;
+}
+
+// A slot whose mask body became a box gives its entry back (the hot record's bytes that held it
+// now hold the box's SAT form).
+static void give_back_mask_body(cw_world *world, uint32_t entry)
+{
+    memcpy(cw__mask_body(world, entry), &world->free_mask_body, sizeof world->free_mask_body);
+    world->free_mask_body = entry;
 }
 
 // Whether slot `index` (0: a new one) can keep `prepared`: a box always can, a mask needs an entry,
 // which reserve_mask_body makes; false (with the error) if memory runs out.
 static bool room_for(cw_world *world, uint32_t index, const cw__body *prepared)
 {
-    return prepared->is_box || (index != 0 && world->slots[index].mask_body != 0) || reserve_mask_body(world);
+    return prepared->is_box || (index != 0 && cw__mask_entry(world, index) != 0) || reserve_mask_body(world);
 }
 
-// Keeps the narrowphase form: a box's in the hot record, a mask's in the slot's mask entry (room
-// was made by room_for), and the AABB for the next step.
-static void keep_prepared(cw_world *world, uint32_t index, const cw__body *prepared)
+// Keeps the narrowphase form: a box's in the hot record, a mask's in the slot's mask entry (`entry`,
+// what the slot held before, or a new one: room was made by room_for), and the AABB for the next
+// step.
+static void keep_prepared(cw_world *world, uint32_t index, uint32_t entry, const cw__body *prepared)
 {
-    cw__slot *slot = &world->slots[index];
     cw__hot *hot = &world->hot[index];
     hot->is_box = prepared->is_box;
     if (hot->is_box) {
+        if (entry != 0)
+            give_back_mask_body(world, entry);
         hot->obb = cw__pack_body_obb(prepared);
     } else {
-        if (slot->mask_body == 0)
-            slot->mask_body = world->mask_body_count++;
-        *cw__mask_body(world, slot->mask_body) = *prepared;
+        hot->mask_body = entry != 0 ? entry : take_mask_body(world);
+        *cw__mask_body(world, hot->mask_body) = *prepared;
     }
     cw_aabb aabb = cw__body_aabb(prepared);
-    slot->next_aabb = (cw__box){aabb.min.x, aabb.min.y, aabb.max.x, aabb.max.y};
+    world->slots[index].next_aabb = (cw__box){aabb.min.x, aabb.min.y, aabb.max.x, aabb.max.y};
 }
 
 cw_body_id cw_body_create(cw_world *world, const cw_body_def *def)
@@ -312,15 +341,15 @@ cw_body_id cw_body_create(cw_world *world, const cw_body_def *def)
     uint32_t reuse = (slot->generation & 0xffffffu) + 1; // the slot's count, never 0: 0/0 is the null id
     uint32_t generation = (uint32_t)world->def.id_tag << 24 | (reuse > 0xffffffu ? 1 : reuse);
     *slot = (cw__slot){.generation = generation, .user_data = def->user_data, .size = def->shape.size,
-                       .transform = def->transform, .from = def->transform.position, .fresh = true,
-                       .mask_body = slot->mask_body};
+                       .transform = def->transform, .from = {NAN, NAN}}; // no step yet
+    uint32_t entry = cw__mask_entry(world, index);
     world->hot[index] = (cw__hot){.category = def->category, .collides_with = def->collides_with,
                                   .group = def->group, .state = CW__ALIVE, .is_static = def->is_static,
                                   .is_swept = def->swept};
     if (def->swept)
         world->swept.items[world->swept.count++] = index;
     world->retest_step[index] = 0; // in no pair yet; its first step re-tests it anyway
-    keep_prepared(world, index, &prepared);
+    keep_prepared(world, index, entry, &prepared);
     cw__world_mark_dirty(world, index);
     world->bodies++;
     world->static_bodies += def->is_static;
@@ -358,7 +387,7 @@ void cw_body_destroy(cw_world *world, cw_body_id id)
     world->bodies--;
     world->static_bodies -= world->hot[id.index].is_static;
     world->disabled_bodies -= world->hot[id.index].disabled;
-    slot->dirty = false; // a stale entry in the dirty list is skipped by the step
+    world->hot[id.index].dirty = false; // a stale entry in the dirty list is skipped by the step
     if (world->hot[id.index].is_swept)
         forget_swept(world, id.index);
 }
@@ -374,7 +403,7 @@ static void cos_sin_for(const cw_world *world, uint32_t index, const cw_transfor
     } else if (hot->is_box) {
         *c = hot->obb.c, *s = hot->obb.s;
     } else {
-        const cw__xf *xf = &cw__mask_body(world, slot->mask_body)->xf;
+        const cw__xf *xf = &cw__mask_body(world, hot->mask_body)->xf;
         *c = xf->c, *s = xf->s;
     }
 }
@@ -396,7 +425,7 @@ static bool move(cw_world *world, uint32_t index, const cw_transform *t)
     if (world->hot[index].is_box)
         cw__place_box(&shape, t, c, s, moderate, &world->hot[index].obb, &aabb);
     else
-        cw__place_mask(&shape, t, c, s, moderate, cw__mask_body(world, slot->mask_body), &aabb);
+        cw__place_mask(&shape, t, c, s, moderate, cw__mask_body(world, world->hot[index].mask_body), &aabb);
     slot->next_aabb = (cw__box){aabb.min.x, aabb.min.y, aabb.max.x, aabb.max.y};
     slot->transform = *t;
     return true;
@@ -418,7 +447,7 @@ static bool reshape(cw_world *world, cw_body_id id, const cw_shape *shape, const
     slot->size = shape->size;
     if (transform)
         slot->transform = *transform;
-    keep_prepared(world, id.index, &prepared);
+    keep_prepared(world, id.index, cw__mask_entry(world, id.index), &prepared);
     return true;
 }
 
@@ -428,12 +457,7 @@ bool cw_body_set_transform(cw_world *world, cw_body_id body, const cw_transform 
         cw__fail("The transform is NULL.");
         return false;
     }
-    if (!reshape(world, body, NULL, transform))
-        return false;
-    cw__slot *slot = &world->slots[body.index];
-    if (slot->fresh) // created since the last step: it does not move in its first step
-        slot->from = transform->position;
-    return true;
+    return reshape(world, body, NULL, transform); // a fresh body's motion stays zero: it has no start
 }
 
 bool cw_body_teleport(cw_world *world, cw_body_id body, const cw_transform *transform)
@@ -444,7 +468,9 @@ bool cw_body_teleport(cw_world *world, cw_body_id body, const cw_transform *tran
     }
     if (!reshape(world, body, NULL, transform))
         return false;
-    world->slots[body.index].from = transform->position; // this step's motion starts here
+    cw__slot *slot = &world->slots[body.index];
+    if (!cw__is_fresh(slot)) // a fresh body's motion is zero anyway
+        slot->from = transform->position; // this step's motion starts here
     return true;
 }
 
@@ -496,7 +522,7 @@ bool cw_body_set_enabled(cw_world *world, cw_body_id body, bool enabled)
         return true;
     hot->disabled = !enabled;
     world->disabled_bodies += enabled ? -1 : 1;
-    if (enabled)
+    if (enabled && !cw__is_fresh(slot))
         slot->from = slot->transform.position; // back without a motion
     cw__world_mark_dirty(world, body.index);  // filed again, or taken out, at the next step
     return true;

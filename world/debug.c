@@ -136,7 +136,7 @@ static void draw_bodies(const cw_world *world, const cw_debug_draw *draw)
         }
         if ((f & CW_DRAW_MASK_OUTLINES) && !hot->is_box) {
             cw_debug_item item = item_of(world, i, CW_DRAW_MASK_OUTLINES);
-            draw_outline(draw, cw__mask_body(world, world->slots[i].mask_body), &item);
+            draw_outline(draw, cw__mask_body(world, hot->mask_body), &item);
         }
         if ((f & CW_DRAW_IDS) && draw->draw_text != NULL) {
             cw_debug_item item = item_of(world, i, CW_DRAW_IDS);

@@ -16,19 +16,27 @@ enum { CW__FREE = 0, CW__ALIVE = 1, CW__DYING = 2 };
 // What the step reads for every candidate pair, kept compact and apart from the rest of the slot
 // so that the pair loop touches little memory.
 typedef struct cw__hot {
-    cw__packed_obb obb;     // boxes: the SAT form of shape and transform
+    union {
+        cw__packed_obb obb; // boxes: the SAT form of shape and transform
+        uint32_t mask_body; // masks (is_box clear): its entry among the world's mask bodies
+                            // (cw__mask_body), 0 = none; a free slot keeps its last mask's entry
+                            // for its next body (cw__mask_entry)
+    };
     uint32_t category, collides_with;
     int32_t group;
-    // Bits, so that the record packs to 72 bytes rather than 80 (five separate bytes would pad
-    // to the doubles' next 8-byte boundary).
-    unsigned state : 2, is_box : 1, is_static : 1, is_swept : 1, disabled : 1;
+    // Bits, so that the record packs to 72 bytes rather than 80 (separate bytes would pad to the
+    // doubles' next 8-byte boundary). dirty: changed since the last step (its AABB and pairs are
+    // redone).
+    unsigned state : 2, is_box : 1, is_static : 1, is_swept : 1, disabled : 1, dirty : 1;
 } cw__hot;
 
 typedef struct cw__slot {
     // What a move and the step read and write comes first, so that a body touches as few cache
-    // lines as it can (slots are read in the step's order, not the bodies'); the rest is ordered
-    // by size, so that no padding is left but the tail.
-    cw_vec2 from;           // the position at the last step: this step's motion starts there
+    // lines as it can (slots are read in the step's order, not the bodies'); the rest is placed so
+    // that no padding is left: 88 bytes on 64-bit (the flags a move sets are bits of the hot record).
+    cw_vec2 from;           // the position at the last step: this step's motion starts there; NaN
+                            // while the body has had no step (cw__is_fresh: it does not move in
+                            // its first step)
     cw_transform transform;
     union {
         float extent;       // live: the larger side of its AABB, for the automatic cell size (0 once
@@ -39,16 +47,12 @@ typedef struct cw__slot {
     };
     cw__box next_aabb;      // the AABB of shape and transform as they are now (as of the last step
                             // too unless dirty; swept bodies are filed in the grid under a larger box)
-    bool dirty;             // changed since the last step: its AABB and pairs are redone
-    bool fresh;             // created since the last step: it does not move in its first step
     uint32_t generation;    // of the current or last body in the slot
+    uint32_t user_saved_step; // the step whose delivery saved step_user_data
     cw_vec2 size;           // the shape's size as given; the rest of the shape is kept elsewhere, once
                             // (its kind: the hot record's is_box; a mask: its kept form's): cw__slot_shape
     void *user_data;
     void *step_user_data;   // user_data as the current delivery began, if a callback changed it
-    uint32_t user_saved_step; // the step whose delivery saved step_user_data
-    uint32_t mask_body;     // its entry among the world's mask bodies (cw__mask_body) once it has
-                            // held a mask (0: none); the slot keeps the entry for its later bodies
 } cw__slot;
 
 // Per touching pair.
@@ -167,6 +171,8 @@ struct cw_world {
                             // entries (entry 0 unused; cw__mask_body); a box's is rebuilt from its
                             // slot when needed (cw__slot_body)
     uint32_t mask_body_count, mask_page_count, mask_page_capacity;
+    uint32_t free_mask_body; // entries given back by slots that went on to hold a box, linked
+                             // through the entries themselves (0 = none; body.c)
     uint32_t *retest_step;  // parallel to slots: the last step that re-tested the body's pairs, or
                             // CW__DIED once destroyed (small, so the diff's lookups stay in cache)
     uint32_t *pair_count;   // parallel to slots: the body's pairs in the current touching set
@@ -229,19 +235,27 @@ bool cw__world_may_change(const cw_world *world);
 // The slot of a live body named by `id`, or NULL (with an error) if the id is stale or null.
 cw__slot *cw__world_slot(const cw_world *world, cw_body_id id);
 
-// A mask body's kept form: entry `entry` (a slot's mask_body, >= 1).
+// A mask body's kept form: entry `entry` (a hot record's mask_body, >= 1).
 static inline cw__body *cw__mask_body(const cw_world *world, uint32_t entry)
 {
     return &world->mask_pages[entry >> CW__MASK_PAGE_BITS][entry & (CW__MASK_PAGE - 1)];
+}
+
+// The mask entry slot `index` holds (0: none): its body's, or a free slot's last mask body's. A
+// slot never used is all zeros, so it holds none.
+static inline uint32_t cw__mask_entry(const cw_world *world, uint32_t index)
+{
+    const cw__hot *hot = &world->hot[index];
+    return hot->is_box ? 0 : hot->mask_body;
 }
 
 // A body's shape as given (a box's mask pointer: NULL).
 static inline cw_shape cw__slot_shape(const cw_world *world, uint32_t index)
 {
     const cw__slot *slot = &world->slots[index];
-    bool is_box = world->hot[index].is_box;
-    return (cw_shape){.type = is_box ? CW_SHAPE_BOX : CW_SHAPE_MASK, .size = slot->size,
-                      .mask = is_box ? NULL : cw__mask_body(world, slot->mask_body)->mask};
+    const cw__hot *hot = &world->hot[index];
+    return (cw_shape){.type = hot->is_box ? CW_SHAPE_BOX : CW_SHAPE_MASK, .size = slot->size,
+                      .mask = hot->is_box ? NULL : cw__mask_body(world, hot->mask_body)->mask};
 }
 
 // The narrowphase form of a body's shape and transform: a mask body's kept one, or a box's rebuilt
@@ -251,7 +265,7 @@ static inline const cw__body *cw__slot_body(const cw_world *world, uint32_t inde
     const cw__slot *slot = &world->slots[index];
     const cw__hot *hot = &world->hot[index];
     if (!hot->is_box)
-        return cw__mask_body(world, slot->mask_body);
+        return cw__mask_body(world, hot->mask_body);
     cw_shape box = cw__slot_shape(world, index);
     cw__prepare_rotated(&box, &slot->transform, hot->obb.c, hot->obb.s, scratch);
     return scratch;
@@ -341,11 +355,16 @@ size_t cw__body_bytes(const cw_world *world);
 size_t cw__passed_bytes(const cw__passed *passed);
 size_t cw__pool_bytes(const cw__pool *pool);
 
-// The body's motion in the current step (zero unless it moved since the last step).
+// Whether the body was created since the last step (its `from` is NaN: positions are finite).
+static inline bool cw__is_fresh(const cw__slot *slot) { return slot->from.x != slot->from.x; }
+
+// The body's motion in the current step (zero unless it moved since the last step; zero in its
+// first step).
 static inline void cw__motion(const cw__slot *slot, double *dx, double *dy)
 {
-    *dx = (double)slot->transform.position.x - slot->from.x;
-    *dy = (double)slot->transform.position.y - slot->from.y;
+    bool fresh = cw__is_fresh(slot);
+    *dx = fresh ? 0 : (double)slot->transform.position.x - slot->from.x;
+    *dy = fresh ? 0 : (double)slot->transform.position.y - slot->from.y;
 }
 
 // swept.c: contacts over the step's motion.

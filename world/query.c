@@ -123,7 +123,7 @@ static bool visit(void *context, uint32_t index)
     query *q = context;
     cw_world *world = q->world;
     uint16_t *seen = world->lane_seen[q->lane];
-    if (seen[index] == q->mark || world->hot[index].state != CW__ALIVE || world->slots[index].dirty ||
+    if (seen[index] == q->mark || world->hot[index].state != CW__ALIVE || world->hot[index].dirty ||
         world->hot[index].disabled)
         return true;
     seen[index] = q->mark;
@@ -138,7 +138,7 @@ static void visit_changed(query *q)
     const cw_world *world = q->world;
     for (uint32_t k = 0; k < world->dirty.count && !q->stopped; k++) {
         uint32_t index = world->dirty.items[k];
-        if (world->hot[index].state == CW__ALIVE && !world->hot[index].disabled && world->slots[index].dirty &&
+        if (world->hot[index].state == CW__ALIVE && !world->hot[index].disabled && world->hot[index].dirty &&
             accepts(q, index))
             q->stopped = !q->test(q, index);
     }

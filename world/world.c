@@ -341,9 +341,9 @@ static void update_moved(cw_world *world)
     for (uint32_t i = 0; i < taken.count; i++) {
         uint32_t index = taken.items[i];
         cw__slot *slot = &world->slots[index];
-        if (world->hot[index].state != CW__ALIVE || !slot->dirty)
+        if (world->hot[index].state != CW__ALIVE || !world->hot[index].dirty)
             continue; // destroyed since it was listed
-        slot->dirty = false;
+        world->hot[index].dirty = false;
         if (world->hot[index].disabled) { // out of the grid; if it still touches, its pairs end
             cw__grid_remove(&world->grid, index);
             world->extent_sum -= slot->extent;
@@ -449,11 +449,11 @@ static bool file_outcome(cw_world *world, uint8_t outcome, uint32_t a, uint32_t 
 }
 
 // The pair loop reads two bodies' hot records per candidate, scattered over the whole array, and a
-// mask's kept form (its frame), which its slot says where to find: asked for ahead, most of the
-// memory latency is hidden in large worlds. Boxes need only their hot records, asked for
-// 2 * PREFETCH_AHEAD candidates ahead. Where masks may be, in three stages, each reading only what
-// the one before brought in: the hot records, then a mask's slot, then its kept form (checking
-// which bodies are masks cost 100k boxes 6-20% of their pair loop, so only such a world does).
+// mask's kept form (its frame), which its hot record says where to find: asked for ahead, most of
+// the memory latency is hidden in large worlds. Boxes need only their hot records, asked for
+// 2 * PREFETCH_AHEAD candidates ahead. Where masks may be, in two stages, the second reading only
+// what the first brought in: the hot records, then a mask's kept form (checking which bodies are
+// masks cost 100k boxes 6-20% of their pair loop, so only such a world does).
 #define PREFETCH_AHEAD 8
 
 // Whether some slot has held a mask body (entry 0 is none).
@@ -469,38 +469,32 @@ static CW__ALWAYS_INLINE void prefetch_lines(const void *address, size_t size)
 #endif
 }
 
-static CW__ALWAYS_INLINE void prefetch_stage(const cw_world *world, uint32_t index, int stage)
+static CW__ALWAYS_INLINE void prefetch_hot(const cw_world *world, uint32_t index)
 {
-    if (stage == 0) {
-        prefetch_lines(&world->hot[index], sizeof(cw__hot));
-    } else if (!world->hot[index].is_box) {
-        const cw__slot *slot = &world->slots[index];
-        if (stage == 1) {
-            prefetch_lines(&slot->mask_body, sizeof slot->mask_body);
-        } else { // the fields a mask test reads: before and after the box's SAT form
-            const cw__body *body = cw__mask_body(world, slot->mask_body);
-            prefetch_lines(body, offsetof(cw__body, obb));
-            prefetch_lines(&body->scale_x, sizeof *body - offsetof(cw__body, scale_x));
-        }
+    prefetch_lines(&world->hot[index], sizeof(cw__hot));
+}
+
+// The fields a mask test reads: before and after the box's SAT form.
+static CW__ALWAYS_INLINE void prefetch_mask_body(const cw_world *world, uint32_t index)
+{
+    const cw__hot *hot = &world->hot[index];
+    if (!hot->is_box) {
+        const cw__body *body = cw__mask_body(world, hot->mask_body);
+        prefetch_lines(body, offsetof(cw__body, obb));
+        prefetch_lines(&body->scale_x, sizeof *body - offsetof(cw__body, scale_x));
     }
 }
 
 static CW__ALWAYS_INLINE void prefetch_pair(const cw_world *world, uint32_t pair, uint32_t pair_count, bool masks)
 {
     const uint32_t *pairs = world->candidates.items;
-    if (!masks) {
-        if (pair + 2 * PREFETCH_AHEAD < pair_count) {
-            prefetch_stage(world, pairs[2 * (pair + 2 * PREFETCH_AHEAD)], 0);
-            prefetch_stage(world, pairs[2 * (pair + 2 * PREFETCH_AHEAD) + 1], 0);
-        }
-        return;
+    if (pair + 2 * PREFETCH_AHEAD < pair_count) {
+        prefetch_hot(world, pairs[2 * (pair + 2 * PREFETCH_AHEAD)]);
+        prefetch_hot(world, pairs[2 * (pair + 2 * PREFETCH_AHEAD) + 1]);
     }
-    for (int stage = 0; stage < 3; stage++) {
-        uint32_t ahead = pair + (uint32_t)(3 - stage) * PREFETCH_AHEAD;
-        if (ahead < pair_count) {
-            prefetch_stage(world, pairs[2 * ahead], stage);
-            prefetch_stage(world, pairs[2 * ahead + 1], stage);
-        }
+    if (masks && pair + PREFETCH_AHEAD < pair_count) {
+        prefetch_mask_body(world, pairs[2 * (pair + PREFETCH_AHEAD)]);
+        prefetch_mask_body(world, pairs[2 * (pair + PREFETCH_AHEAD) + 1]);
     }
 }
 
@@ -624,8 +618,7 @@ static void start_next_motion(cw_world *world)
 {
     for (uint32_t i = 0; i < world->moved.count; i++) {
         cw__slot *slot = &world->slots[world->moved.items[i]];
-        slot->from = slot->transform.position;
-        slot->fresh = false;
+        slot->from = slot->transform.position; // a fresh body's first step is over
     }
 }
 
