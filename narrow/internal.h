@@ -208,14 +208,15 @@ static inline cw__obb cw__unpack_obb(const cw__packed_obb *p)
 // A shape ready for the narrowphase: a mask and the transform of its texel space. Boxes become
 // the unit mask with their size folded into the scale.
 typedef struct cw__body {
+    // What the exact tests read comes first, together (144 bytes with the padding after is_box).
     const cw_mask *mask;
     cw__xf xf;
-    cw__obb obb; // boxes only
-    double scale_x, scale_y, origin_x, origin_y; // the transform's, in shape units (boxes: not folded)
-    bool is_box;
     double w, h;        // box size, or the mask's size in texels
     double eps_x, eps_y; // touching tolerance in texel units: 1e-6 local units (a box is one texel)
     double inner_x, inner_y; // 0.5 - eps: a point farther than this from a texel centre is on its edge
+    bool is_box;
+    double scale_x, scale_y, origin_x, origin_y; // the transform's, in shape units (boxes: not folded)
+    cw__obb obb; // boxes only
 } cw__body;
 
 // Whether every field of the transform is finite (no error is recorded). The seven fields are

@@ -474,14 +474,15 @@ static CW__ALWAYS_INLINE void prefetch_hot(const cw_world *world, uint32_t index
     prefetch_lines(&world->hot[index], sizeof(cw__hot));
 }
 
-// The fields a mask test reads: before and after the box's SAT form.
+// The fields a mask test reads: those before the transform's scale and pivot.
 static CW__ALWAYS_INLINE void prefetch_mask_body(const cw_world *world, uint32_t index)
 {
     const cw__hot *hot = &world->hot[index];
     if (!hot->is_box) {
-        const cw__body *body = cw__mask_body(world, hot->mask_body);
-        prefetch_lines(body, offsetof(cw__body, obb));
-        prefetch_lines(&body->scale_x, sizeof *body - offsetof(cw__body, scale_x));
+        const char *body = (const char *)cw__mask_body(world, hot->mask_body);
+        const size_t read = offsetof(cw__body, scale_x); // 144 bytes: three or four lines
+        prefetch_lines(body, read);
+        prefetch_lines(body + 64, read - 64);
     }
 }
 
