@@ -165,12 +165,17 @@ static void sum_counts(const sort_job *job)
     }
 }
 
-// Each part's spare record (see SMALL_SPAN) is its own, past the last entry.
+// Each part's spare record (see SMALL_SPAN) is its own, past the last entry, and SPARE_SPACING
+// records from the next part's: most proxies write theirs three times, and two workers writing
+// records side by side fought over their cache line (two lines' worth between them, as CPUs fetch
+// lines in pairs).
+#define SPARE_SPACING (128 / sizeof(member) + 1)
+
 static void place_part(void *arg, uint32_t part)
 {
     const sort_job *job = arg;
     cw__grid *grid = job->grid;
-    const uint32_t width = job->width, spare = (uint32_t)job->e.entries + part;
+    const uint32_t width = job->width, spare = (uint32_t)(job->e.entries + part * SPARE_SPACING);
     uint32_t *start = counts_of(job, part), first, end;
     sort_part_range(job, part, &first, &end);
     member *sorted = grid->sorted;
@@ -270,7 +275,8 @@ cw__scan_result cw__grid_sort_scan(cw__grid *grid, uint32_t *scan_cells)
         job.parts = runner->parts; // else (no room for their counts either) the calling thread alone
     void *start = grid->cell_start, *sorted = grid->sorted;
     if (!cw__reserve_near(&start, sizeof(uint32_t), &grid->cell_start_capacity, (uint32_t)job.stride) ||
-        !cw__reserve_near(&sorted, sizeof(member), &grid->sorted_capacity, (uint32_t)e.entries + job.parts)) {
+        !cw__reserve_near(&sorted, sizeof(member), &grid->sorted_capacity,
+                          (uint32_t)(e.entries + job.parts * SPARE_SPACING))) {
         grid->cell_start = start, grid->sorted = sorted;
         return CW__SCAN_OUT_OF_MEMORY;
     }
