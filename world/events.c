@@ -65,7 +65,7 @@ static void report_event(cw_world *world, int kind, const cw_contact *contact)
 // events ahead so that the callbacks do not wait on them one by one.
 #define DELIVERY_AHEAD 8
 
-static void prefetch_body(const cw_world *world, uint32_t index)
+static void prefetch_event_body(const cw_world *world, uint32_t index)
 {
 #if defined(__GNUC__)
     __builtin_prefetch(&world->slots[index].generation);
@@ -76,17 +76,17 @@ static void prefetch_body(const cw_world *world, uint32_t index)
 #endif
 }
 
-static void prefetch_pair(const cw_world *world, uint64_t key)
+static void prefetch_contact(const cw_world *world, uint64_t key)
 {
-    prefetch_body(world, cw__key_a(key));
-    prefetch_body(world, cw__key_b(key));
+    prefetch_event_body(world, cw__key_a(key));
+    prefetch_event_body(world, cw__key_b(key));
 }
 
 static void deliver_ends(cw_world *world, const cw__touching *old)
 {
     for (uint32_t k = 0; k < world->ends.count; k++) {
         if (k + DELIVERY_AHEAD < world->ends.count)
-            prefetch_pair(world, old->keys[world->ends.items[k + DELIVERY_AHEAD]]);
+            prefetch_contact(world, old->keys[world->ends.items[k + DELIVERY_AHEAD]]);
         uint32_t i = world->ends.items[k];
         if (!(old->flags[i] & CW__REPORTED))
             continue; // its begin was dropped (a callback destroyed a body): no end is owed
@@ -141,7 +141,7 @@ static void deliver_begins(cw_world *world)
     const uint32_t begins = cw__begin_count(world, now);
     for (uint32_t k = 0, n = 0; more_begins(world, k, n);) {
         if (k + DELIVERY_AHEAD < begins) // the passed pairs' begins, few, are left to come
-            prefetch_pair(world, now->keys[cw__begin_at(world, k + DELIVERY_AHEAD)]);
+            prefetch_contact(world, now->keys[cw__begin_at(world, k + DELIVERY_AHEAD)]);
         if (take_begin(world, &k, &n, true, out))
             report_event(world, CW__BEGINS, out);
     }
@@ -182,7 +182,7 @@ static void deliver_stays(cw_world *world)
     const cw__touching *now = &world->touching[world->current];
     for (uint32_t p = 0; p < now->count && world->report_stays; p++) {
         if (p + DELIVERY_AHEAD < now->count)
-            prefetch_pair(world, now->keys[p + DELIVERY_AHEAD]);
+            prefetch_contact(world, now->keys[p + DELIVERY_AHEAD]);
         if (take_stay(world, p, true, out))
             report_event(world, CW__STAYS, out);
     }
