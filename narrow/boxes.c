@@ -36,7 +36,8 @@ static void overlap_centroid(const quad *a, const quad *b, double *cx, double *c
 
 bool cw__box_box(const cw__body *a, const cw__body *b, cw_manifold *manifold)
 {
-    if (!cw__obbs_overlap(&a->obb, &b->obb))
+    const cw__obb oa = cw__body_obb(a), ob = cw__body_obb(b);
+    if (!cw__obbs_overlap(&oa, &ob))
         return false;
     if (manifold == NULL)
         return true;
@@ -44,7 +45,7 @@ bool cw__box_box(const cw__body *a, const cw__body *b, cw_manifold *manifold)
     const double axes[4][2] = {{a->xf.c, a->xf.s}, {-a->xf.s, a->xf.c}, {b->xf.c, b->xf.s}, {-b->xf.s, b->xf.c}};
     double best = INFINITY, nx = 1, ny = 0;
     for (int i = 0; i < 4; i++) {
-        double d, depth = cw__obb_depth(&a->obb, &b->obb, axes[i][0], axes[i][1], &d);
+        double d, depth = cw__obb_depth(&oa, &ob, axes[i][0], axes[i][1], &d);
         if (depth < best) {
             best = depth;
             nx = d >= 0 ? axes[i][0] : -axes[i][0];

@@ -49,7 +49,8 @@ static bool ordered_touch_moving(const cw__body *a, const cw__body *b, double dx
     if (!(a->is_box && b->is_box))
         return cw__masks_overlap_moving(a, b, dx, dy);
     double lo, hi;
-    return boxes_interval(&a->obb, &b->obb, dx, dy, box_tolerance(&a->obb, &b->obb), &lo, &hi) && lo < 1 && hi > 0;
+    const cw__obb oa = cw__body_obb(a), ob = cw__body_obb(b);
+    return boxes_interval(&oa, &ob, dx, dy, box_tolerance(&oa, &ob), &lo, &hi) && lo < 1 && hi > 0;
 }
 
 // The box around a mask's opaque texels as an oriented box (no tolerance): where it does not
@@ -57,7 +58,7 @@ static bool ordered_touch_moving(const cw__body *a, const cw__body *b, double dx
 static cw__obb opaque_obb(const cw__body *body)
 {
     if (body->is_box)
-        return body->obb;
+        return cw__body_obb(body);
     const cw_mask *m = body->mask;
     const cw__xf *xf = &body->xf;
     cw__obb o;

@@ -208,7 +208,9 @@ static inline cw__obb cw__unpack_obb(const cw__packed_obb *p)
 // A shape ready for the narrowphase: a mask and the transform of its texel space. Boxes become
 // the unit mask with their size folded into the scale.
 typedef struct cw__body {
-    // What the exact tests read comes first, together (144 bytes with the padding after is_box).
+    // What the exact tests read comes first, together (144 bytes with the padding after is_box). A
+    // box's SAT form is not kept: cw__body_obb() makes it from the frame when a test needs it, so a
+    // mask body (most of the bodies kept) carries none.
     const cw_mask *mask;
     cw__xf xf;
     double w, h;        // box size, or the mask's size in texels
@@ -216,7 +218,6 @@ typedef struct cw__body {
     double inner_x, inner_y; // 0.5 - eps: a point farther than this from a texel centre is on its edge
     bool is_box;
     double scale_x, scale_y, origin_x, origin_y; // the transform's, in shape units (boxes: not folded)
-    cw__obb obb; // boxes only
 } cw__body;
 
 // Whether every field of the transform is finite (no error is recorded). The seven fields are
@@ -245,7 +246,7 @@ bool cw__transform_is_valid(const cw_transform *t);
 void cw__cos_sin(float angle, double *c, double *s);
 
 // cw__prepare without the checks, given the rotation's cosine and sine as cw__prepare computed them
-// (a prepared box's obb.c and obb.s): rebuilds exactly the body cw__prepare made, without the
+// (a prepared body's xf.c and xf.s): rebuilds exactly the body cw__prepare made, without the
 // trigonometry. The shape and transform must be valid.
 void cw__prepare_rotated(const cw_shape *shape, const cw_transform *t, double c, double s, cw__body *out);
 
@@ -283,12 +284,11 @@ int cw__compare_bodies(const cw__body *a, const cw__body *b);
 // Whether the two bodies' AABBs (cw__body_aabb) meet, touching included, as the world's candidates do.
 bool cw__aabbs_meet(const cw__body *a, const cw__body *b);
 
-// A body moved by (dx, dy) world units (its box form moved with it).
+// A body moved by (dx, dy) world units.
 static inline cw__body cw__body_moved(const cw__body *body, double dx, double dy)
 {
     cw__body moved = *body;
     moved.xf.px += dx, moved.xf.py += dy;
-    moved.obb.cx += dx, moved.obb.cy += dy;
     return moved;
 }
 
@@ -326,6 +326,8 @@ void cw__place_box(const cw_shape *shape, const cw_transform *t, double c, doubl
 void cw__place_mask(const cw_shape *shape, const cw_transform *t, double c, double s, bool moderate, cw__body *body,
                     cw_aabb *aabb);
 
+// The SAT form of a prepared box, from its frame: the same bits every time.
+cw__obb cw__body_obb(const cw__body *box);
 // The packed SAT form of a prepared box.
 cw__packed_obb cw__pack_body_obb(const cw__body *box);
 

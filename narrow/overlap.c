@@ -283,8 +283,10 @@ static CW__NOINLINE bool box_pair_overlap(const cw_shape *a, const cw_transform 
 
 bool cw__overlap_bodies(const cw__body *a, const cw__body *b, cw_manifold *manifold)
 {
-    if (manifold == NULL && a->is_box && b->is_box) // the box test is symmetric as it stands
-        return cw__obbs_overlap(&a->obb, &b->obb);
+    if (manifold == NULL && a->is_box && b->is_box) { // the box test is symmetric as it stands
+        const cw__obb oa = cw__body_obb(a), ob = cw__body_obb(b);
+        return cw__obbs_overlap(&oa, &ob);
+    }
     bool swapped = cw__compare_bodies(a, b) > 0;
     const cw__body *first = swapped ? b : a, *second = swapped ? a : b;
     cw_manifold found;
@@ -359,6 +361,7 @@ typedef struct CW__MAY_ALIAS cw__placed {
     cw_shape shape;
     cw_transform transform;
     cw__body body;
+    cw__obb obb;          // a box's SAT form (cw__body_obb)
 } cw__placed;
 _Static_assert(sizeof(cw__placed) <= CW_PLACED_BYTES, "cw_placed must hold cw__placed");
 _Static_assert(_Alignof(cw__placed) <= _Alignof(cw_placed), "cw_placed must be aligned for cw__placed");
@@ -380,6 +383,8 @@ bool cw_place(const cw_shape *shape, const cw_transform *transform, cw_placed *p
     p->moderate = cw__placement_is_moderate(shape, transform);
     p->sprite = shape->type == CW_SHAPE_MASK && is_moderate_unrotated(transform);
     p->moderate_box = shape->type == CW_SHAPE_BOX && p->moderate;
+    if (p->body.is_box)
+        p->obb = cw__body_obb(&p->body);
     p->tag = PLACED_TAG;
     return true;
 }
@@ -414,7 +419,7 @@ bool cw_placed_overlap(const cw_placed *a, const cw_placed *b, cw_manifold *mani
     if (sprites >= 0)
         return sprites;
     if (manifold == NULL && pa->moderate_box && pb->moderate_box)
-        return cw__obbs_overlap(&pa->body.obb, &pb->body.obb);
+        return cw__obbs_overlap(&pa->obb, &pb->obb);
     if (manifold == NULL && is_unrotated_pair(sa, ta, sb, tb) && unrotated_is_plain(sa->mask, ta, sb->mask, tb))
         return sprite_pair_overlap(sa, ta, sb, tb, 0, 0); // one scale: neither is mirrored
     return prepared_overlap(&pa->body, &pb->body, pa->moderate && pb->moderate, manifold);

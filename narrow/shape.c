@@ -203,9 +203,9 @@ void cw__prepare_rotated(const cw_shape *shape, const cw_transform *t, double c,
     out->eps_y = out->is_box ? CW__EPS / out->h : CW__EPS;
     out->inner_x = 0.5 - out->eps_x;
     out->inner_y = 0.5 - out->eps_y;
-    if (out->is_box)
-        out->obb = box_obb(&out->xf, out->eps_x, out->eps_y);
 }
+
+cw__obb cw__body_obb(const cw__body *box) { return box_obb(&box->xf, box->eps_x, box->eps_y); }
 
 cw__map cw__map_between(const cw__body *from, const cw__body *to)
 {
@@ -518,7 +518,11 @@ static cw__packed_obb packed_obb(const cw__obb *o, const cw__xf *xf)
     return (cw__packed_obb){o->cx, o->cy, o->c, o->s, 0.5 * xf->sx, 0.5 * xf->sy, o->tolerance};
 }
 
-cw__packed_obb cw__pack_body_obb(const cw__body *box) { return packed_obb(&box->obb, &box->xf); }
+cw__packed_obb cw__pack_body_obb(const cw__body *box)
+{
+    const cw__obb full = cw__body_obb(box);
+    return packed_obb(&full, &box->xf);
+}
 
 void cw__place_box(const cw_shape *shape, const cw_transform *t, double c, double s, bool moderate,
                    cw__packed_obb *obb, cw_aabb *aabb)

@@ -80,7 +80,7 @@ int cw__swept_outcome(const cw_world *world, uint32_t a, uint32_t b, double dx, 
 {
     cw__body scratch_a, scratch_b;
     const cw__body *pa = cw__slot_body(world, a, &scratch_a), *pb = cw__slot_body(world, b, &scratch_b);
-    bool now = pa->is_box && pb->is_box ? cw__obbs_overlap(&pa->obb, &pb->obb) : cw__overlap_bodies(pa, pb, NULL);
+    bool now = cw__overlap_bodies(pa, pb, NULL);
     if (now)
         return CW__TOUCHING_NOW;
     if (was_touching(world, cw__pair_key(a, b)))
