@@ -35,9 +35,10 @@
 // The hull's extreme-vertex table: directions are split into CW__SECTORS sectors by pseudo-angle,
 // and each sector keeps the run of hull vertices that can be the farthest along a direction in it,
 // so that a bounding box needs a few vertices instead of the whole hull. Hulls of at most
-// CW__SCAN_HULL points are scanned whole (the table would save nothing) and have no table.
+// CW__SCAN_HULL points are scanned whole (sooner than the table's division and lookups) and have
+// no table.
 #define CW__SECTORS 64
-#define CW__SCAN_HULL 8
+#define CW__SCAN_HULL 16
 
 // A pseudo-angle of the direction (dx, dy): in [0, 4], growing with atan2(dy, dx) from 0 along +x
 // (so 1 along +y, 2 along -x, 3 along -y; 4 is 0 again), and exactly 2 more or less for (-dx, -dy).

@@ -461,9 +461,10 @@ static bounds hull_bounds(const cw_mask *m, const cw__xf *xf, const linear *l)
     hull_reach r = reach_start(xf, l);
     const int32_t *hull = m->hull;
     int sector[4];
-    if (m->hull_count > 8 && m->hull_count <= 16) {
+    if (m->hull_count > 8 && m->hull_count <= CW__SCAN_HULL) {
         // Sixteen reads of the hull stored twice, in two chains of eight: no division for the
         // pseudo-angle and no table to wait on, which costs more than reading a small hull whole.
+        _Static_assert(CW__SCAN_HULL == 16, "a hull of 9 to CW__SCAN_HULL points stored twice holds 16 reads");
         hull_reach r2 = reach_start(xf, l);
         for (int i = 0; i < 16; i += 2) {
             reach_vertex(&r, hull, i);
