@@ -532,9 +532,10 @@ typedef struct cw_world_def {
     /// Without it the per-body arrays grow by a quarter as bodies are created, so up to a fifth of
     /// their room lies unused (boxes made one by one: 1.14 times the room they need at 10k, 1.06
     /// at 100k) and each growth copies them. A world that knows its size (a level's sprites, a stress test's
-    /// count) keeps exactly this room, 224 bytes a body (on 64-bit), whether the bodies come or
+    /// count) keeps exactly this room, 216 bytes a body (on 64-bit), whether the bodies come or
     /// not: creating that many box bodies allocates nothing (a mask body also keeps its prepared
-    /// form, in pages of 64 made as mask bodies come, and a swept one may grow the list of swept
+    /// form, 176 bytes, in pages of 64 made as mask bodies come and handed on to the next mask body
+    /// when a slot's mask body becomes a box, and a swept one may grow the list of swept
     /// bodies, which grows with them alone), and more bodies still fit (the arrays grow
     /// past it). Out of range, or not enough memory, and cw_world_create returns NULL with the
     /// reason in cw_last_error(). cw_world_reserve() makes the same room in a world that exists.
