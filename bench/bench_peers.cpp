@@ -448,7 +448,7 @@ Timing timed_run(Side *side, ws_scene *s, int warmup, int frames) {
 }
 
 struct Options {
-    std::vector<int> boxes{10000, 50000, 100000}, masks{10000, 50000};
+    std::vector<int> boxes{10000, 50000, 100000}, masks{10000, 50000, 100000};
     std::vector<int> scaling{1000, 3000, 10000, 30000, 100000, 300000, 1000000};
     int frames = 10, warmup = 3, repeats = 3, check_frames = 13;
     std::string svg_prefix = "build/scaling";
