@@ -67,13 +67,10 @@ static void report_event(cw_world *world, int kind, const cw_contact *contact)
 
 static void prefetch_event_body(const cw_world *world, uint32_t index)
 {
-#if defined(__GNUC__)
-    __builtin_prefetch(&world->slots[index].generation);
-    __builtin_prefetch(&world->slots[index].user_data);
-    __builtin_prefetch(&world->hot[index]);
-#else
-    (void)world, (void)index;
-#endif
+    const cw__slot *slot = &world->slots[index];
+    cw__prefetch(&slot->generation);
+    cw__prefetch(&slot->user_data);
+    cw__prefetch(&world->hot[index]);
 }
 
 static void prefetch_contact(const cw_world *world, uint64_t key)

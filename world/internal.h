@@ -355,6 +355,24 @@ size_t cw__body_bytes(const cw_world *world);
 size_t cw__passed_bytes(const cw__passed *passed);
 size_t cw__pool_bytes(const cw__pool *pool);
 
+// Asks for the cache line holding `address`: a hint, nothing where the compiler has no prefetch.
+static CW__ALWAYS_INLINE void cw__prefetch(const void *address)
+{
+#if defined(__GNUC__)
+    __builtin_prefetch(address);
+#else
+    (void)address;
+#endif
+}
+
+// Asks for the lines of [address, address + size) that hold its first and last bytes (all of it
+// where it spans at most two).
+static CW__ALWAYS_INLINE void cw__prefetch_lines(const void *address, size_t size)
+{
+    cw__prefetch(address);
+    cw__prefetch((const char *)address + size - 1);
+}
+
 // Whether the body was created since the last step (its `from` is NaN: positions are finite).
 static inline bool cw__is_fresh(const cw__slot *slot) { return slot->from.x != slot->from.x; }
 

@@ -484,19 +484,9 @@ static bool file_outcome(cw_world *world, uint8_t outcome, uint32_t a, uint32_t 
 // Whether some slot has held a mask body (entry 0 is none).
 static inline bool has_held_masks(const cw_world *world) { return world->mask_body_count > 1; }
 
-static CW__ALWAYS_INLINE void prefetch_lines(const void *address, size_t size)
-{
-#if defined(__GNUC__)
-    __builtin_prefetch(address);
-    __builtin_prefetch((const char *)address + size - 1);
-#else
-    (void)address, (void)size;
-#endif
-}
-
 static CW__ALWAYS_INLINE void prefetch_hot(const cw_world *world, uint32_t index)
 {
-    prefetch_lines(&world->hot[index], sizeof(cw__hot));
+    cw__prefetch_lines(&world->hot[index], sizeof(cw__hot));
 }
 
 // The fields a mask test reads: those before the transform's scale and pivot.
@@ -506,8 +496,8 @@ static CW__ALWAYS_INLINE void prefetch_mask_body(const cw_world *world, uint32_t
     if (!hot->is_box) {
         const char *body = (const char *)cw__mask_body(world, hot->mask_body);
         const size_t read = offsetof(cw__body, scale_x); // 144 bytes: three or four lines
-        prefetch_lines(body, read);      // the first and the last
-        prefetch_lines(body + 64, 64 + 1); // and the two between, 64 and 128 bytes on
+        cw__prefetch_lines(body, read);      // the first and the last
+        cw__prefetch_lines(body + 64, 64 + 1); // and the two between, 64 and 128 bytes on
     }
 }
 
