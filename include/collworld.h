@@ -534,7 +534,7 @@ typedef struct cw_world_def {
     /// at 100k) and each growth copies them. A world that knows its size (a level's sprites, a stress test's
     /// count) keeps exactly this room, 216 bytes a body (on 64-bit), whether the bodies come or
     /// not: creating that many box bodies allocates nothing (a mask body also keeps its prepared
-    /// form, 176 bytes, in pages of 64 made as mask bodies come and handed on to the next mask body
+    /// form, 128 bytes, in pages of 64 made as mask bodies come and handed on to the next mask body
     /// when a slot's mask body becomes a box, and a swept one may grow the list of swept
     /// bodies, which grows with them alone), and more bodies still fit (the arrays grow
     /// past it). Out of range, or not enough memory, and cw_world_create returns NULL with the

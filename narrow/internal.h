@@ -209,17 +209,26 @@ static inline cw__obb cw__unpack_obb(const cw__packed_obb *p)
 // A shape ready for the narrowphase: a mask and the transform of its texel space. Boxes become
 // the unit mask with their size folded into the scale.
 typedef struct cw__body {
-    // What the exact tests read comes first, together (144 bytes with the padding after is_box). A
-    // box's SAT form is not kept: cw__body_obb() makes it from the frame when a test needs it, so a
-    // mask body (most of the bodies kept) carries none.
+    // What the exact tests read comes first, together (the first 112 bytes). Nothing that can be
+    // worked out from the rest is kept (a box's size, the texel edges' inner limit, a box's SAT
+    // form): the world keeps one of these for every sprite, 128 bytes, two cache lines.
     const cw_mask *mask;
     cw__xf xf;
-    double w, h;        // box size, or the mask's size in texels
     double eps_x, eps_y; // touching tolerance in texel units: 1e-6 local units (a box is one texel)
-    double inner_x, inner_y; // 0.5 - eps: a point farther than this from a texel centre is on its edge
     bool is_box;
-    double scale_x, scale_y, origin_x, origin_y; // the transform's, in shape units (boxes: not folded)
+    float scale_x, scale_y, origin_x, origin_y; // the transform's, as given (boxes: size not folded)
 } cw__body;
+
+// A body's size in its local units: a box's own size (folded into the frame's scale as the exact
+// product of two floats, so dividing by the scale gives it back exactly), or the mask's in texels.
+static inline double cw__body_width(const cw__body *body)
+{
+    return body->is_box ? body->xf.sx / body->scale_x : body->mask->width;
+}
+static inline double cw__body_height(const cw__body *body)
+{
+    return body->is_box ? body->xf.sy / body->scale_y : body->mask->height;
+}
 
 // Whether every field of the transform is finite (no error is recorded). The seven fields are
 // floats; a float is inf or NaN iff its exponent bits are all ones: one branch for the lot.

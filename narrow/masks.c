@@ -537,7 +537,7 @@ static bool opaque_inside(const cw__body *body, double x, double y)
     if (!(x >= m->box[0] && x < m->box[2] && y >= m->box[1] && y < m->box[3]))
         return false;
     int i = (int)x, j = (int)y; // non-negative here, so truncation is floor
-    if (fabs(x - i - 0.5) >= body->inner_x || fabs(y - j - 0.5) >= body->inner_y)
+    if (fabs(x - i - 0.5) >= 0.5 - body->eps_x || fabs(y - j - 0.5) >= 0.5 - body->eps_y)
         return false; // on (or within the tolerance of) a texel edge: proves nothing
     return (cw__row(m, j)[i >> 6] >> (i & 63)) & 1u;
 }

@@ -16,14 +16,16 @@ int cw__compare_bodies(const cw__body *a, const cw__body *b)
     int by_content = cw__mask_compare(a->mask, b->mask);
     if (by_content != 0)
         return by_content;
-    const double ka[] = {a->xf.px, a->xf.py, a->xf.c, a->xf.s, a->xf.sx, a->xf.sy, a->xf.ox, a->xf.oy, a->w, a->h};
-    const double kb[] = {b->xf.px, b->xf.py, b->xf.c, b->xf.s, b->xf.sx, b->xf.sy, b->xf.ox, b->xf.oy, b->w, b->h};
+    const double ka[] = {a->xf.px, a->xf.py, a->xf.c, a->xf.s, a->xf.sx, a->xf.sy, a->xf.ox, a->xf.oy};
+    const double kb[] = {b->xf.px, b->xf.py, b->xf.c, b->xf.s, b->xf.sx, b->xf.sy, b->xf.ox, b->xf.oy};
     for (size_t i = 0; i < sizeof ka / sizeof ka[0]; i++) {
         int c = compare_double(ka[i], kb[i]);
         if (c != 0)
             return c;
     }
-    return 0;
+    // The same frame: only two boxes of different sizes (and scales) can still differ.
+    int by_width = compare_double(cw__body_width(a), cw__body_width(b));
+    return by_width != 0 ? by_width : compare_double(cw__body_height(a), cw__body_height(b));
 }
 
 // cw__rounding_matters() for two unrotated masks, from their transforms (as cw__prepare() would

@@ -20,7 +20,7 @@ bool cw__body_contains(const cw__body *body, double wx, double wy)
     double lx, ly;
     cw__to_local(body, wx, wy, &lx, &ly);
     if (body->is_box)
-        return lx >= 0 && lx < body->w && ly >= 0 && ly < body->h;
+        return lx >= 0 && lx < cw__body_width(body) && ly >= 0 && ly < cw__body_height(body);
     double i = floor(lx), j = floor(ly);
     if (!(i >= 0 && j >= 0 && i < body->mask->width && j < body->mask->height))
         return false; // also NaN
@@ -166,7 +166,7 @@ static bool enter_box(const cw__body *box, const local_ray *r, double limit, wal
 {
     double t_in, t_out;
     int axis;
-    if (!rect_interval(r, 0, 0, box->w, box->h, &t_in, &t_out, &axis))
+    if (!rect_interval(r, 0, 0, cw__body_width(box), cw__body_height(box), &t_in, &t_out, &axis))
         return false;
     double from = t_in > 0 ? t_in : 0, to = t_out < limit ? t_out : limit;
     if (!(from < to))

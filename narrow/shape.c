@@ -197,12 +197,8 @@ void cw__prepare_rotated(const cw_shape *shape, const cw_transform *t, double c,
     keep_scale_and_pivot(t, out);
     out->is_box = shape->type == CW_SHAPE_BOX;
     out->mask = out->is_box ? &cw__unit_mask : shape->mask;
-    out->w = out->is_box ? shape->size.x : shape->mask->width;
-    out->h = out->is_box ? shape->size.y : shape->mask->height;
-    out->eps_x = out->is_box ? CW__EPS / out->w : CW__EPS;
-    out->eps_y = out->is_box ? CW__EPS / out->h : CW__EPS;
-    out->inner_x = 0.5 - out->eps_x;
-    out->inner_y = 0.5 - out->eps_y;
+    out->eps_x = out->is_box ? CW__EPS / (double)shape->size.x : CW__EPS;
+    out->eps_y = out->is_box ? CW__EPS / (double)shape->size.y : CW__EPS;
 }
 
 cw__obb cw__body_obb(const cw__body *box) { return box_obb(&box->xf, box->eps_x, box->eps_y); }
@@ -276,9 +272,9 @@ static inline double placement_rounding(const cw__body *body, double xx, double 
 // cw__moderate() of a prepared body (its fields hold the floats it was made from, exactly).
 static bool body_is_moderate(const cw__body *body)
 {
-    float side = body->is_box ? (float)cw__max(body->w, body->h) : 0;
-    return cw__moderate((float)body->xf.px, (float)body->xf.py, (float)body->origin_x, (float)body->origin_y,
-                        (float)body->scale_x, (float)body->scale_y, side);
+    float side = body->is_box ? (float)cw__max(cw__body_width(body), cw__body_height(body)) : 0;
+    return cw__moderate((float)body->xf.px, (float)body->xf.py, body->origin_x, body->origin_y, body->scale_x,
+                        body->scale_y, side);
 }
 
 // The linear part of a frame: local x and y axes in world units.

@@ -2,6 +2,7 @@
 #include "internal.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 bool cw_body_id_is_null(cw_body_id id) { return id.index == 0 && id.generation == 0; }
@@ -197,13 +198,16 @@ bool cw_world_reserve(cw_world *world, int bodies)
     return true;
 }
 
+// A page of kept mask forms as allocated (see cw__mask_page).
+#define MASK_PAGE_BYTES (CW__MASK_PAGE * sizeof(cw__body) + CW__LINE)
+
 size_t cw__body_bytes(const cw_world *world)
 {
     size_t sizes[CW__SLOT_ARRAYS], bytes = atomic_load(&world->lane_bytes);
     parallel_sizes(sizes);
     for (int k = 0; k < CW__FIRST_LANE; k++)
         bytes += world->slot_array_capacity[k] * sizes[k];
-    return bytes + (size_t)world->mask_page_count * CW__MASK_PAGE * sizeof(cw__body) +
+    return bytes + (size_t)world->mask_page_count * MASK_PAGE_BYTES +
            (size_t)world->mask_page_capacity * sizeof *world->mask_pages;
 }
 
@@ -247,13 +251,14 @@ static bool reserve_mask_body(cw_world *world)
     if (world->free_mask_body != 0 || world->mask_body_count < world->mask_page_count * CW__MASK_PAGE)
         return true;
     void *pages = world->mask_pages;
-    if (!cw__reserve(&pages, sizeof(cw__body *), &world->mask_page_capacity, world->mask_page_count + 1))
+    if (!cw__reserve(&pages, sizeof(cw__mask_page), &world->mask_page_capacity, world->mask_page_count + 1))
         return false;
     world->mask_pages = pages;
-    cw__body *page = cw__alloc(CW__MASK_PAGE * sizeof(cw__body));
-    if (page == NULL)
+    void *block = cw__alloc(MASK_PAGE_BYTES);
+    if (block == NULL)
         return false;
-    world->mask_pages[world->mask_page_count++] = page;
+    uintptr_t first = ((uintptr_t)block + CW__LINE - 1) & ~(uintptr_t)(CW__LINE - 1);
+    world->mask_pages[world->mask_page_count++] = (cw__mask_page){(cw__body *)first, block};
     if (world->mask_body_count == 0)
         world->mask_body_count = 1; // entry 0 is unused
     return true;
@@ -262,7 +267,7 @@ static bool reserve_mask_body(cw_world *world)
 void cw__mask_pages_free(cw_world *world)
 {
     for (uint32_t k = 0; k < world->mask_page_count; k++)
-        cw__free(world->mask_pages[k], CW__MASK_PAGE * sizeof(cw__body));
+        cw__free(world->mask_pages[k].block, MASK_PAGE_BYTES);
     cw__free(world->mask_pages, world->mask_page_capacity * sizeof *world->mask_pages);
     world->mask_pages = NULL;
     world->mask_page_count = world->mask_page_capacity = world->mask_body_count = world->free_mask_body = 0;

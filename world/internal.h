@@ -131,6 +131,16 @@ typedef struct cw__passed {
 // most a page of spare room (a growth by half again leaves up to a third).
 enum { CW__MASK_PAGE_BITS = 6, CW__MASK_PAGE = 1 << CW__MASK_PAGE_BITS };
 
+// A page of kept mask forms, its entries starting on a cache line: a form is two lines, so a test
+// reads two lines a sprite instead of three (the allocator hook promises no more than the
+// alignment of a double: the block is a line longer).
+enum { CW__LINE = 64 };
+_Static_assert(sizeof(cw__body) % CW__LINE == 0, "a kept mask form fills whole cache lines");
+typedef struct cw__mask_page {
+    cw__body *bodies; // the block's first line boundary
+    void *block;      // as allocated: CW__MASK_PAGE * sizeof(cw__body) + CW__LINE bytes
+} cw__mask_page;
+
 // The arrays parallel to the slots (body.c): slots, hot records, retest steps, touching pair counts
 // and, from CW__FIRST_LANE on, the query lanes' marks, each made by its lane's first query (and
 // the body index's heads once it is kept: not one of these).
@@ -167,7 +177,7 @@ struct cw_world {
     uint32_t step;
     cw__slot *slots;        // slot 0 is never used: index 0 means "no body"
     cw__hot *hot;           // parallel to slots
-    cw__body **mask_pages;  // the narrowphase form of mask bodies, in pages of CW__MASK_PAGE
+    cw__mask_page *mask_pages; // the narrowphase form of mask bodies, in pages of CW__MASK_PAGE
                             // entries (entry 0 unused; cw__mask_body); a box's is rebuilt from its
                             // slot when needed (cw__slot_body)
     uint32_t mask_body_count, mask_page_count, mask_page_capacity;
@@ -238,7 +248,7 @@ cw__slot *cw__world_slot(const cw_world *world, cw_body_id id);
 // A mask body's kept form: entry `entry` (a hot record's mask_body, >= 1).
 static inline cw__body *cw__mask_body(const cw_world *world, uint32_t entry)
 {
-    return &world->mask_pages[entry >> CW__MASK_PAGE_BITS][entry & (CW__MASK_PAGE - 1)];
+    return &world->mask_pages[entry >> CW__MASK_PAGE_BITS].bodies[entry & (CW__MASK_PAGE - 1)];
 }
 
 // The mask entry slot `index` holds (0: none): its body's, or a free slot's last mask body's. A

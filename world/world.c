@@ -495,10 +495,9 @@ static CW__ALWAYS_INLINE void prefetch_mask_body(const cw_world *world, uint32_t
     const cw__hot *hot = &world->hot[index];
     if (!hot->is_box) {
         const char *body = (const char *)cw__mask_body(world, hot->mask_body);
-        const size_t read = offsetof(cw__body, scale_x); // 144 bytes: three or four lines
+        const size_t read = offsetof(cw__body, scale_x); // 108 bytes: two or three lines
         cw__prefetch_lines(body, read); // the first and the last
-        cw__prefetch(body + 64);        // and the two between
-        cw__prefetch(body + 128);
+        cw__prefetch(body + 64);        // and the one between
     }
 }
 
