@@ -38,7 +38,10 @@ int main(void)
     failed += RUN_GROUP("manifold", manifold_tests);
     failed += RUN_GROUP("minimum translation", mtd_tests);
     failed += RUN_GROUP("cast", cast_tests);
-    failed += RUN_GROUP("world", world_tests);
+    failed += RUN_GROUP("world defaults and getters", world_getter_tests);
+    failed += RUN_GROUP("world changes and their events", world_change_tests);
+    failed += RUN_GROUP("world ids and misuse", world_misuse_tests);
+    failed += RUN_GROUP("world extremes", world_extreme_tests);
     failed += RUN_GROUP("world random", world_random_tests);
     failed += RUN_GROUP("world allocator", world_alloc_tests);
     failed += RUN_GROUP("made on first use", first_use_tests);

@@ -41,8 +41,21 @@ extern const struct CMUnitTest placed_tests[PLACED_TEST_COUNT];
 #define MANIFOLD_TEST_COUNT 8
 extern const struct CMUnitTest manifold_tests[MANIFOLD_TEST_COUNT];
 
-#define WORLD_TEST_COUNT 18
-extern const struct CMUnitTest world_tests[WORLD_TEST_COUNT];
+// A world's defaults, and its body getters reading back what was set.
+#define WORLD_GETTER_TEST_COUNT 2
+extern const struct CMUnitTest world_getter_tests[WORLD_GETTER_TEST_COUNT];
+
+// When contact events come after changes between steps and inside callbacks, and what they carry.
+#define WORLD_CHANGE_TEST_COUNT 5
+extern const struct CMUnitTest world_change_tests[WORLD_CHANGE_TEST_COUNT];
+
+// Stale, null and reused body ids, and the world's misuse failing with the exact error.
+#define WORLD_MISUSE_TEST_COUNT 6
+extern const struct CMUnitTest world_misuse_tests[WORLD_MISUSE_TEST_COUNT];
+
+// Placements at the float range's edges and a mask scene, stepped through the reference.
+#define WORLD_EXTREME_TEST_COUNT 5
+extern const struct CMUnitTest world_extreme_tests[WORLD_EXTREME_TEST_COUNT];
 
 // Point queries within rounding of a body's edge agree with the single-shape test.
 #define QUERY_ROUNDING_TEST_COUNT 1

@@ -12,27 +12,9 @@
 #include <threads.h>
 #include <unistd.h>
 
+#include "expect_error.h"
 #include "gen.h"
 #include "suites.h"
-
-// Asserts that the last call failed with a message containing `word` (case-insensitive).
-#define expect_error(word) expect_error_at((word), __FILE__, __LINE__)
-
-static void expect_error_at(const char *word, const char *file, int line)
-{
-    const char *e = cw_last_error();
-    if (e == NULL || e[0] == '\0' || !gen_contains_nocase(e, word) || strchr(e, '\n') != NULL) {
-        printf("  %s:%d: expected an error message mentioning \"%s\", got \"%s\"\n", file, line, word, e ? e : "(NULL)");
-        fail_msg("missing or unexpected error message");
-    }
-}
-
-static void expect_no_error(void)
-{
-    const char *e = cw_last_error();
-    assert_non_null(e);
-    assert_string_equal(e, "");
-}
 
 static void test_clear_error(void **state)
 {
