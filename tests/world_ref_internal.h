@@ -1,5 +1,6 @@
-// The reference world's private parts, shared by world_ref.c (the mirror and the event checks) and
-// world_ref_motion.c (what swept bodies must report). Tests only.
+// The reference world's private parts, shared by world_ref.c (the mirror and the step),
+// world_ref_events.c (the event checks), world_ref_motion.c (what swept bodies must report) and
+// world_ref_touch.c (what is asked between steps). Tests only.
 #ifndef CW_TEST_WORLD_REF_INTERNAL_H
 #define CW_TEST_WORLD_REF_INTERNAL_H
 
@@ -129,6 +130,10 @@ static inline bool wr_filters_match(const wr_rec *a, const wr_rec *b)
         return a->group > 0;
     return (a->category & b->collides_with) && (b->category & a->collides_with);
 }
+
+// world_ref_events.c: after a step, the recorded events against the expected set and the mirror
+// (ends, begins, stays; users, fractions, manifolds; the touching set they build; the stats).
+void wr_check_events(wr_world *w);
 
 // world_ref_touch.c: after a step, what cw_body_touching(), cw_pair_touching() and
 // cw_world_events() say against the expected set and the recorded events.
