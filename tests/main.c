@@ -51,7 +51,11 @@ int main(void)
     failed += RUN_GROUP("world bytes", world_bytes_tests);
     failed += RUN_GROUP("swept bodies and world casts", world_swept_tests);
     failed += RUN_GROUP("touching, event arrays, groups, switches", world_touch_tests);
-    failed += RUN_GROUP("queries", query_tests);
+    failed += RUN_GROUP("queries: edges and corners by hand", query_edge_tests);
+    failed += RUN_GROUP("queries: callbacks, filters and misuse", query_callback_tests);
+    failed += RUN_GROUP("queries: single shapes", query_shape_tests);
+    failed += RUN_GROUP("queries: random points, boxes and shapes", query_random_tests);
+    failed += RUN_GROUP("queries: random rays", query_ray_tests);
     failed += RUN_GROUP("query rounding", query_rounding_tests);
     failed += RUN_GROUP("threads", thread_tests);
     failed += RUN_GROUP("limits", limit_tests);

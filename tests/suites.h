@@ -105,8 +105,26 @@ extern const struct CMUnitTest body_capacity_tests[BODY_CAPACITY_TEST_COUNT];
 #define WORLD_RESERVE_TEST_COUNT 4
 extern const struct CMUnitTest world_reserve_tests[WORLD_RESERVE_TEST_COUNT];
 
-#define QUERY_TEST_COUNT 20
-extern const struct CMUnitTest query_tests[QUERY_TEST_COUNT];
+// Queries where shapes, texels and cells meet, by hand: grazes, corners, the half-open rule, the
+// reference itself, and the cases found in review and by the fuzzer.
+#define QUERY_EDGE_TEST_COUNT 8
+extern const struct CMUnitTest query_edge_tests[QUERY_EDGE_TEST_COUNT];
+
+// The world queries' contract by hand: now-ness, callbacks (query, ray, contact), filters, misuse.
+#define QUERY_CALLBACK_TEST_COUNT 8
+extern const struct CMUnitTest query_callback_tests[QUERY_CALLBACK_TEST_COUNT];
+
+// cw_shape_contains_point and cw_shape_raycast on random shapes against the slow reference.
+#define QUERY_SHAPE_TEST_COUNT 1
+extern const struct CMUnitTest query_shape_tests[QUERY_SHAPE_TEST_COUNT];
+
+// World point, AABB and shape queries on random scenes against brute force over every body.
+#define QUERY_RANDOM_TEST_COUNT 2
+extern const struct CMUnitTest query_random_tests[QUERY_RANDOM_TEST_COUNT];
+
+// World rays on random scenes against the slow reference, through every callback answer.
+#define QUERY_RAY_TEST_COUNT 1
+extern const struct CMUnitTest query_ray_tests[QUERY_RAY_TEST_COUNT];
 
 #define CAST_TEST_COUNT 3
 extern const struct CMUnitTest cast_tests[CAST_TEST_COUNT];
