@@ -9,32 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "expect_error.h"
 #include "gen.h"
 #include "query_found.h"
 #include "suites.h"
-
-
-// Asserts that the last call failed with a non-empty one-line message (mentioning `word` if given).
-#define expect_error(word) expect_error_at((word), __FILE__, __LINE__)
-static void expect_error_at(const char *word, const char *file, int line)
-{
-    const char *e = cw_last_error();
-    if (e == NULL || e[0] == '\0' || strchr(e, '\n') != NULL || (word && !gen_contains_nocase(e, word))) {
-        printf("  %s:%d: expected an error message%s%s, got \"%s\"\n", file, line, word ? " mentioning " : "",
-               word ? word : "", e ? e : "(NULL)");
-        fail_msg("missing or unexpected error message");
-    }
-}
-
-#define expect_no_error() expect_no_error_at(__FILE__, __LINE__)
-static void expect_no_error_at(const char *file, int line)
-{
-    const char *e = cw_last_error();
-    if (e == NULL || e[0] != '\0') {
-        printf("  %s:%d: expected no error, got \"%s\"\n", file, line, e ? e : "(NULL)");
-        fail_msg("unexpected error");
-    }
-}
 
 // A small world of axis-aligned boxes for the hand-made tests.
 static cw_world *plain_world(cw_contact_fn *on_begin, void *context)
