@@ -249,11 +249,16 @@ float cw__float_up(double x);
 
 // Validates a shape and transform and fills `out`; records an error and returns false on bad input.
 bool cw__prepare(const cw_shape *shape, const cw_transform *t, cw__body *out);
+// cw__prepare() of a pair, A checked first (the same bodies and error; the trigonometry of both at once).
+bool cw__prepare_pair(const cw_shape *a, const cw_transform *ta, const cw_shape *b, const cw_transform *tb,
+                      cw__body *out_a, cw__body *out_b);
 // Whether the transform is finite with nonzero scales; records an error and returns false if not.
 bool cw__transform_is_valid(const cw_transform *t);
 
 // Cosine and sine of a rotation as cw__prepare computes them (exact at multiples of 90 degrees).
 void cw__cos_sin(float angle, double *c, double *s);
+// cw__cos_sin() of two rotations at once (the same bits): c[0], s[0] for a; c[1], s[1] for b.
+void cw__cos_sin2(float a, float b, double c[2], double s[2]);
 
 // cw__prepare without the checks, given the rotation's cosine and sine as cw__prepare computed them
 // (a prepared body's xf.c and xf.s): rebuilds exactly the body cw__prepare made, without the
@@ -267,6 +272,9 @@ typedef struct cw__map {
 
 // The map from `from`'s local (texel) space to `to`'s local space.
 cw__map cw__map_between(const cw__body *from, const cw__body *to);
+// Both maps between two bodies (the same bits as two cw__map_between() calls, in half the work), or,
+// where `from` lands on `to` translated or mirrored, only `there` (false: `back` is not filled).
+bool cw__maps_between(const cw__body *from, const cw__body *to, cw__map *there, cw__map *back);
 
 // World point of a local point, relative to a world reference point (rx, ry) for precision.
 static inline void cw__to_world(const cw__xf *xf, double lx, double ly, double rx, double ry, double *wx, double *wy)

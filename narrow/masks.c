@@ -648,12 +648,14 @@ bool cw__masks_overlap(const cw__body *a, const cw__body *b)
     const cw_mask *ma = a->mask, *mb = b->mask;
     if (ma->count == 0 || mb->count == 0)
         return false;
-    cw__map ab = cw__map_between(a, b);
+    cw__map ab, ba;
+    bool both = cw__maps_between(a, b, &ab, &ba);
     if (is_translation(&ab))
         return cw__translated_overlap(ma, mb, ab.ox, ab.oy, false, false, b->eps_x, b->eps_y);
     if (is_mirroring(&ab) && cw__can_mirror(ma, mb))
         return cw__translated_overlap(ma, mb, ab.ox, ab.oy, ab.ux < 0, ab.vy < 0, b->eps_x, b->eps_y);
-    cw__map ba = cw__map_between(b, a);
+    if (!both) // mirrored, but too wide to be tested so
+        ba = cw__map_between(b, a);
     probe_result quick = probe(a, b, &ab, &ba);
     if (quick != PROBE_UNKNOWN)
         return quick == PROBE_HIT;
@@ -666,7 +668,9 @@ bool cw__masks_overlap_moving(const cw__body *a, const cw__body *b, double dx, d
         return false;
     if (dx == 0 && dy == 0)
         return cw__masks_overlap(a, b);
-    cw__map ab = cw__map_between(a, b), ba = cw__map_between(b, a);
+    cw__map ab, ba;
+    if (!cw__maps_between(a, b, &ab, &ba))
+        ba = cw__map_between(b, a);
     return race(a, b, &ab, &ba, dx, dy);
 }
 

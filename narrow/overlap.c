@@ -276,10 +276,9 @@ static inline bool is_moderate_box_pair(const cw_shape *a, const cw_transform *t
 static CW__NOINLINE bool box_pair_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b,
                                           const cw_transform *tb)
 {
-    double ca, sa, cb, sb;
-    cw__cos_sin(ta->rotation, &ca, &sa);
-    cw__cos_sin(tb->rotation, &cb, &sb);
-    cw__obb oa = cw__box_obb(a, ta, ca, sa), ob = cw__box_obb(b, tb, cb, sb);
+    double c[2], s[2];
+    cw__cos_sin2(ta->rotation, tb->rotation, c, s);
+    cw__obb oa = cw__box_obb(a, ta, c[0], s[0]), ob = cw__box_obb(b, tb, c[1], s[1]);
     return cw__obbs_overlap(&oa, &ob);
 }
 
@@ -327,7 +326,7 @@ static CW__NOINLINE bool overlap_prepared(const cw_shape *a, const cw_transform 
     if (manifold == NULL && is_unrotated_pair(a, ta, b, tb) && unrotated_is_plain(a->mask, ta, b->mask, tb))
         return sprite_pair_overlap(a, ta, b, tb, 0, 0); // one scale: neither is mirrored
     cw__body body_a, body_b;
-    if (!cw__prepare(a, ta, &body_a) || !cw__prepare(b, tb, &body_b))
+    if (!cw__prepare_pair(a, ta, b, tb, &body_a, &body_b))
         return false;
     bool moderate = cw__placement_is_moderate(a, ta) && cw__placement_is_moderate(b, tb);
     return prepared_overlap(&body_a, &body_b, moderate, manifold);

@@ -3,6 +3,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 cw_transform cw_default_transform(void)
@@ -34,66 +35,6 @@ static void snap(double *c, double *s)
         *c = 0.0;
         *s = *s < 0 ? -1.0 : 1.0;
     }
-}
-
-static inline uint64_t double_bits(double x)
-{
-    uint64_t bits;
-    memcpy(&bits, &x, sizeof bits);
-    return bits;
-}
-
-static inline double double_of_bits(uint64_t bits)
-{
-    double x;
-    memcpy(&x, &bits, sizeof x);
-    return x;
-}
-
-// The spacing of floats at x's magnitude (its unit in the last place), from the exponent bits.
-static double float_ulp(float x)
-{
-    int exponent = (int)((cw__float_bits(x) >> 23) & 0xff);
-    return double_of_bits((uint64_t)(exponent > 0 ? exponent - 150 + 1023 : 1023 - 149) << 52);
-}
-
-// Cosine and sine of a float rotation to double precision, about six times faster than two libm
-// calls: reduce by multiples of pi/2 (pi/2 split in two parts so k * part1 is exact), then the
-// minimax polynomials of fdlibm's sine and cosine kernels on [-pi/4, pi/4] (within one unit of the
-// last place of libm's answer). A rotation that is the float nearest a multiple of 90 degrees (float
-// pi/2 is 4e-8 rad short of the real one) is taken as that exact multiple, so a sprite turned by a
-// float pi/2 stays on the texel grid; anything further away, however little, is kept as given.
-// Beyond 1e5 rad: libm, as given. Every moved body pays this, so it is written for latency: k is
-// rounded by adding and taking away 1.5 * 2^52 (no conversions on the way to the remainder), the
-// series go in independent halves (Estrin's scheme), and the quadrant swaps and signs the two
-// results by their bits, without branches (k is as random as the rotations).
-void cw__cos_sin(float angle, double *c, double *s)
-{
-    double x = angle;
-    if (angle == 0.0f || !(fabs(x) < 1e5)) { // the common unrotated sprite needs no trigonometry
-        *c = angle == 0.0f ? 1.0 : cos(x);
-        *s = angle == 0.0f ? 0.0 : sin(x);
-        return;
-    }
-    const double pio2_hi = 1.5707963267341256e+00, pio2_lo = 6.0771005065061922e-11, to_nearest = 0x1.8p52;
-    double k = (x * 0.63661977236758134 + to_nearest) - to_nearest;
-    double r = (x - k * pio2_hi) - k * pio2_lo;
-    if (fabs(r) < 0.5 * float_ulp(angle)) // the nearest float only: a float step away is 1e-7 rad off
-        r = 0;
-    double z = r * r, z2 = z * z, z4 = z2 * z2;
-    double sin_tail = ((-1.66666666666666324348e-01 + z * 8.33333333332248946124e-03) +
-                       z2 * (-1.98412698298579493134e-04 + z * 2.75573137070700676789e-06)) +
-                      z4 * (-2.50507602534068634195e-08 + z * 1.58969099521155010221e-10);
-    double cos_tail = ((4.16666666666666019037e-02 - z * 1.38888888888741095749e-03) +
-                       z2 * (2.48015872894767294178e-05 - z * 2.75573143513906633035e-07)) +
-                      z4 * (2.08757232129817482790e-09 - z * 1.13596475577881948265e-11);
-    // sin r = r + r z S(z) and cos r = 1 + (-z/2 + z^2 C(z)) add the small parts last.
-    double sr = r + (r * z) * sin_tail, cr = 1 + (z * -0.5 + z2 * cos_tail);
-    // Quadrant q = k mod 4: cos is cr, -sr, -cr, sr and sin is sr, cr, -sr, -cr.
-    int q = (int)k & 3;
-    uint64_t swap = 0 - (uint64_t)(q & 1), cb = double_bits(cr), sb = double_bits(sr);
-    *c = double_of_bits(((cb & ~swap) | (sb & swap)) ^ ((uint64_t)((q + 1) & 2) << 62));
-    *s = double_of_bits(((sb & ~swap) | (cb & swap)) ^ ((uint64_t)(q & 2) << 62));
 }
 
 // The box's centre is its unit texel's centre; the tolerance is 1e-6 local units of its smaller scale.
@@ -163,17 +104,35 @@ static bool shape_is_valid(const cw_shape *shape)
     }
 }
 
-bool cw__prepare(const cw_shape *shape, const cw_transform *t, cw__body *out)
+// cw__prepare()'s checks (the error recorded is the first found).
+static bool placement_is_valid(const cw_shape *shape, const cw_transform *t)
 {
     if (shape == NULL || t == NULL) {
         cw__fail(shape == NULL ? "The shape is NULL." : "The transform is NULL.");
         return false;
     }
-    if (!shape_is_valid(shape) || !cw__transform_is_valid(t))
+    return shape_is_valid(shape) && cw__transform_is_valid(t);
+}
+
+bool cw__prepare(const cw_shape *shape, const cw_transform *t, cw__body *out)
+{
+    if (!placement_is_valid(shape, t))
         return false;
     double c, s;
     cw__cos_sin(t->rotation, &c, &s);
     cw__prepare_rotated(shape, t, c, s, out);
+    return true;
+}
+
+bool cw__prepare_pair(const cw_shape *a, const cw_transform *ta, const cw_shape *b, const cw_transform *tb,
+                      cw__body *out_a, cw__body *out_b)
+{
+    if (!placement_is_valid(a, ta) || !placement_is_valid(b, tb))
+        return false;
+    double c[2], s[2];
+    cw__cos_sin2(ta->rotation, tb->rotation, c, s);
+    cw__prepare_rotated(a, ta, c[0], s[0], out_a);
+    cw__prepare_rotated(b, tb, c[1], s[1], out_b);
     return true;
 }
 
@@ -203,12 +162,19 @@ void cw__prepare_rotated(const cw_shape *shape, const cw_transform *t, double c,
 
 cw__obb cw__body_obb(const cw__body *box) { return box_obb(&box->xf, box->eps_x, box->eps_y); }
 
+// The rotation of `from` relative to `to` as cw__map_between() takes it, snapped.
+static void relative_rotation(const cw__xf *a, const cw__xf *b, double *cr, double *sr)
+{
+    *cr = a->c * b->c + a->s * b->s, *sr = a->s * b->c - a->c * b->s;
+    snap(cr, sr);
+}
+
 cw__map cw__map_between(const cw__body *from, const cw__body *to)
 {
     const cw__xf *a = &from->xf, *b = &to->xf;
     // The rotation of `from` relative to `to`; equal rotations give exactly the identity.
-    double cr = a->c * b->c + a->s * b->s, sr = a->s * b->c - a->c * b->s;
-    snap(&cr, &sr);
+    double cr, sr;
+    relative_rotation(a, b, &cr, &sr);
     cw__map m;
     if (sr == 0 && fabs(cr) == 1 && fabs(a->sx) == fabs(b->sx) && fabs(a->sy) == fabs(b->sy)) {
         // Same rotation and scale: a translation, its offset summed so that equal pivots cancel
@@ -239,6 +205,58 @@ cw__map cw__map_between(const cw__body *from, const cw__body *to)
     return m;
 }
 
+
+#if defined(__SSE2__)
+// The two maps' general case in two lanes (lane 0: `from` to `to`; lane 1: back), each lane
+// cw__map_between()'s operations in its order.
+static void general_maps(const cw__xf *a, const cw__xf *b, double cr_there, double sr_there, double cr_back,
+                         double sr_back, cw__map *there, cw__map *back)
+{
+    const __m128d sign = _mm_set1_pd(-0.0);
+    const __m128d cr = _mm_setr_pd(cr_there, cr_back), sr = _mm_setr_pd(sr_there, sr_back);
+    const __m128d from_sx = _mm_setr_pd(a->sx, b->sx), from_sy = _mm_setr_pd(a->sy, b->sy);
+    const __m128d to_inv_sx = _mm_setr_pd(b->inv_sx, a->inv_sx), to_inv_sy = _mm_setr_pd(b->inv_sy, a->inv_sy);
+    const __m128d ux = _mm_mul_pd(_mm_mul_pd(cr, from_sx), to_inv_sx), uy = _mm_mul_pd(_mm_mul_pd(sr, from_sx), to_inv_sy);
+    const __m128d vx = _mm_mul_pd(_mm_mul_pd(_mm_xor_pd(sr, sign), from_sy), to_inv_sx);
+    const __m128d vy = _mm_mul_pd(_mm_mul_pd(cr, from_sy), to_inv_sy);
+    const __m128d dx = _mm_sub_pd(_mm_setr_pd(a->px, b->px), _mm_setr_pd(b->px, a->px));
+    const __m128d dy = _mm_sub_pd(_mm_setr_pd(a->py, b->py), _mm_setr_pd(b->py, a->py));
+    const __m128d qx = _mm_mul_pd(_mm_xor_pd(_mm_setr_pd(a->ox, b->ox), sign), from_sx);
+    const __m128d qy = _mm_mul_pd(_mm_xor_pd(_mm_setr_pd(a->oy, b->oy), sign), from_sy);
+    const __m128d to_c = _mm_setr_pd(b->c, a->c), to_s = _mm_setr_pd(b->s, a->s);
+    const __m128d wx = _mm_sub_pd(_mm_add_pd(_mm_add_pd(_mm_mul_pd(to_c, dx), _mm_mul_pd(to_s, dy)), _mm_mul_pd(cr, qx)),
+                                  _mm_mul_pd(sr, qy));
+    const __m128d wy = _mm_add_pd(
+        _mm_add_pd(_mm_add_pd(_mm_mul_pd(_mm_xor_pd(to_s, sign), dx), _mm_mul_pd(to_c, dy)), _mm_mul_pd(sr, qx)),
+        _mm_mul_pd(cr, qy));
+    const __m128d ox = _mm_add_pd(_mm_mul_pd(wx, to_inv_sx), _mm_setr_pd(b->ox, a->ox));
+    const __m128d oy = _mm_add_pd(_mm_mul_pd(wy, to_inv_sy), _mm_setr_pd(b->oy, a->oy));
+    _Static_assert(offsetof(cw__map, oy) == 8 && offsetof(cw__map, uy) == 24 && offsetof(cw__map, vy) == 40,
+                   "a map is its three pairs of doubles");
+    _mm_storeu_pd(&there->ox, _mm_unpacklo_pd(ox, oy)), _mm_storeu_pd(&back->ox, _mm_unpackhi_pd(ox, oy));
+    _mm_storeu_pd(&there->ux, _mm_unpacklo_pd(ux, uy)), _mm_storeu_pd(&back->ux, _mm_unpackhi_pd(ux, uy));
+    _mm_storeu_pd(&there->vx, _mm_unpacklo_pd(vx, vy)), _mm_storeu_pd(&back->vx, _mm_unpackhi_pd(vx, vy));
+}
+#endif
+
+bool cw__maps_between(const cw__body *from, const cw__body *to, cw__map *there, cw__map *back)
+{
+#if defined(__SSE2__)
+    const cw__xf *a = &from->xf, *b = &to->xf;
+    double cr, sr, cr_back, sr_back;
+    relative_rotation(a, b, &cr, &sr);
+    if (sr == 0 && fabs(cr) == 1 && fabs(a->sx) == fabs(b->sx) && fabs(a->sy) == fabs(b->sy)) {
+        *there = cw__map_between(from, to); // a translation (or mirroring): the way back is not needed
+        return false;
+    }
+    relative_rotation(b, a, &cr_back, &sr_back); // its own rounding and snap: a zero's sign included
+    general_maps(a, b, cr, sr, cr_back, sr_back, there, back);
+#else
+    *there = cw__map_between(from, to);
+    *back = cw__map_between(to, from);
+#endif
+    return true;
+}
 
 // x rounded to a float toward -inf (cw__float_down) or +inf (cw__float_up): rounded to nearest,
 // then, where that went the wrong way, one step by the bit pattern (toward -inf: the magnitude up
