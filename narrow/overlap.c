@@ -260,32 +260,26 @@ static inline int common_sprite_pair_overlap(const cw_shape *a, const cw_transfo
 #endif
 }
 
-// Whether two shapes are valid boxes, validly and moderately placed (cw__moderate(), a finite
-// rotation): their overlap is then the separating-axis test on the boxes alone.
-static inline bool is_moderate_box_pair(const cw_shape *a, const cw_transform *ta, const cw_shape *b,
-                                        const cw_transform *tb)
+// Whether a shape is valid and validly and moderately placed (cw__moderate(), a finite rotation).
+static inline bool is_moderate_placement(const cw_shape *shape, const cw_transform *t)
 {
-    return a && b && ta && tb && a->type == CW_SHAPE_BOX && b->type == CW_SHAPE_BOX && a->size.x > 0 &&
-           a->size.y > 0 && b->size.x > 0 && b->size.y > 0 && cw__placement_is_moderate(a, ta) &&
-           cw__placement_is_moderate(b, tb) && cw__abs_bits(ta->rotation) < 0x7f800000u &&
-           cw__abs_bits(tb->rotation) < 0x7f800000u;
+    bool valid = shape->type == CW_SHAPE_MASK ? shape->mask != NULL
+                                              : shape->type == CW_SHAPE_BOX && shape->size.x > 0 && shape->size.y > 0;
+    return valid && cw__placement_is_moderate(shape, t) && cw__abs_bits(t->rotation) < 0x7f800000u;
 }
 
-// Whether two shapes are masks, validly and moderately placed (cw__moderate(), a finite rotation:
-// any rotation and scales): such a pair needs none of the general path's checks.
-static inline bool is_moderate_mask_pair(const cw_shape *a, const cw_transform *ta, const cw_shape *b,
-                                         const cw_transform *tb)
+// Two shapes so placed (any rotations and scales): they need none of the general path's checks.
+static inline bool is_moderate_pair(const cw_shape *a, const cw_transform *ta, const cw_shape *b, const cw_transform *tb)
 {
-    return both_masks(a, ta, b, tb) && cw__placement_is_moderate(a, ta) && cw__placement_is_moderate(b, tb) &&
-           cw__abs_bits(ta->rotation) < 0x7f800000u && cw__abs_bits(tb->rotation) < 0x7f800000u;
+    return a && b && ta && tb && is_moderate_placement(a, ta) && is_moderate_placement(b, tb);
 }
 
-// Two such masks (not a common sprite pair: turned, or scaled apart) without the general setup:
-// prepared together and tested as prepared_overlap() tests a moderate pair, so the same bodies and
-// the same answer, without validating what the bits already showed valid (a third of the checks'
-// cost of a rotated sprite pair).
-static CW__NOINLINE bool mask_pair_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b,
-                                           const cw_transform *tb)
+// Such a pair that is not a common sprite pair (turned, scaled apart, or a box and a mask) without
+// the general setup: prepared together and tested as prepared_overlap() tests a moderate pair, so
+// the same bodies and the same answer, without validating what the bits already showed valid (a
+// third of the checks' cost of a rotated sprite pair).
+static CW__NOINLINE bool moderate_pair_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b,
+                                               const cw_transform *tb)
 {
     double c[2], s[2];
     cw__cos_sin2(ta->rotation, tb->rotation, c, s);
@@ -362,10 +356,9 @@ bool cw_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b, co
     int sprites = manifold == NULL ? common_sprite_pair_overlap(a, ta, b, tb) : -1;
     if (sprites >= 0)
         return sprites;
-    if (manifold == NULL && is_moderate_box_pair(a, ta, b, tb))
-        return box_pair_overlap(a, ta, b, tb);
-    if (manifold == NULL && is_moderate_mask_pair(a, ta, b, tb))
-        return mask_pair_overlap(a, ta, b, tb);
+    if (manifold == NULL && is_moderate_pair(a, ta, b, tb)) // the box test is symmetric as it stands
+        return a->type == CW_SHAPE_BOX && b->type == CW_SHAPE_BOX ? box_pair_overlap(a, ta, b, tb)
+                                                                  : moderate_pair_overlap(a, ta, b, tb);
     return overlap_prepared(a, ta, b, tb, manifold);
 }
 
@@ -384,7 +377,7 @@ typedef struct CW__MAY_ALIAS cw__placed {
     bool sprite;          // a mask, unrotated and moderately placed: one side of
                           // is_moderate_unrotated_pair()
     bool moderate;        // cw__placement_is_moderate()
-    bool moderate_box;    // a box so placed: one side of is_moderate_box_pair()
+    bool moderate_box;    // a valid box so placed: one side of is_moderate_pair() for two boxes
     cw_shape shape;
     cw_transform transform;
     cw__body body;
