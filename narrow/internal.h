@@ -209,9 +209,9 @@ static inline cw__obb cw__unpack_obb(const cw__packed_obb *p)
 // A shape ready for the narrowphase: a mask and the transform of its texel space. Boxes become
 // the unit mask with their size folded into the scale.
 typedef struct cw__body {
-    // What the exact tests read comes first, together (the first 112 bytes). Nothing that can be
-    // worked out from the rest is kept (a box's size, the texel edges' inner limit, a box's SAT
-    // form): the world keeps one of these for every sprite, 128 bytes, two cache lines.
+    // What the exact tests read comes first, together (the 108 bytes before the scale). Nothing
+    // that can be worked out from the rest is kept (a box's size, the texel edges' inner limit, a
+    // box's SAT form): the world keeps one of these for every sprite, 128 bytes, two cache lines.
     const cw_mask *mask;
     cw__xf xf;
     double eps_x, eps_y; // touching tolerance in texel units: 1e-6 local units (a box is one texel)
