@@ -169,28 +169,40 @@ static void relative_rotation(const cw__xf *a, const cw__xf *b, double *cr, doub
     snap(cr, sr);
 }
 
+// Whether `from` lands on `to` translated, or mirrored on an axis or both (same rotation, or half a
+// turn apart, and scales of the same sizes), given the relative rotation.
+static bool lands_translated(const cw__xf *a, const cw__xf *b, double cr, double sr)
+{
+    return sr == 0 && fabs(cr) == 1 && fabs(a->sx) == fabs(b->sx) && fabs(a->sy) == fabs(b->sy);
+}
+
+// The map of such a pair: a translation, its offset summed so that equal pivots cancel exactly, and
+// as cw_overlap()'s unrotated path sums it (both must give the same answer): for two unrotated
+// bodies it rounds to exactly the negated bits with the bodies swapped. A sign apart on an axis (one
+// mirrored against the other), or half a turn apart (both axes turned round): the grid lands
+// mirrored there, with that axis's pivot turned round, a sum that rounds to the same bits either
+// way round.
+static cw__map translation_map(const cw__xf *a, const cw__xf *b, double cr)
+{
+    cw__map m;
+    double dx = a->px - b->px, dy = a->py - b->py;
+    double lx = b->c * dx + b->s * dy, ly = -b->s * dx + b->c * dy;
+    bool flip_x = (a->sx != b->sx) != (cr < 0), flip_y = (a->sy != b->sy) != (cr < 0);
+    m.ux = flip_x ? -1 : 1, m.uy = 0, m.vx = 0, m.vy = flip_y ? -1 : 1;
+    m.ox = lx / b->sx + (flip_x ? b->ox + a->ox : b->ox - a->ox);
+    m.oy = ly / b->sy + (flip_y ? b->oy + a->oy : b->oy - a->oy);
+    return m;
+}
+
 cw__map cw__map_between(const cw__body *from, const cw__body *to)
 {
     const cw__xf *a = &from->xf, *b = &to->xf;
     // The rotation of `from` relative to `to`; equal rotations give exactly the identity.
     double cr, sr;
     relative_rotation(a, b, &cr, &sr);
+    if (lands_translated(a, b, cr, sr))
+        return translation_map(a, b, cr);
     cw__map m;
-    if (sr == 0 && fabs(cr) == 1 && fabs(a->sx) == fabs(b->sx) && fabs(a->sy) == fabs(b->sy)) {
-        // Same rotation and scale: a translation, its offset summed so that equal pivots cancel
-        // exactly, and as cw_overlap()'s unrotated path sums it (both must give the same answer):
-        // for two unrotated bodies it rounds to exactly the negated bits with the bodies swapped.
-        // A sign apart on an axis (one mirrored against the other), or half a turn apart (both
-        // axes turned round): the grid lands mirrored there, with that axis's pivot turned round,
-        // a sum that rounds to the same bits either way round.
-        double dx = a->px - b->px, dy = a->py - b->py;
-        double lx = b->c * dx + b->s * dy, ly = -b->s * dx + b->c * dy;
-        bool flip_x = (a->sx != b->sx) != (cr < 0), flip_y = (a->sy != b->sy) != (cr < 0);
-        m.ux = flip_x ? -1 : 1, m.uy = 0, m.vx = 0, m.vy = flip_y ? -1 : 1;
-        m.ox = lx / b->sx + (flip_x ? b->ox + a->ox : b->ox - a->ox);
-        m.oy = ly / b->sy + (flip_y ? b->oy + a->oy : b->oy - a->oy);
-        return m;
-    }
     m.ux = cr * a->sx * b->inv_sx;
     m.uy = sr * a->sx * b->inv_sy;
     m.vx = -sr * a->sy * b->inv_sx;
@@ -245,8 +257,8 @@ bool cw__maps_between(const cw__body *from, const cw__body *to, cw__map *there, 
     const cw__xf *a = &from->xf, *b = &to->xf;
     double cr, sr, cr_back, sr_back;
     relative_rotation(a, b, &cr, &sr);
-    if (sr == 0 && fabs(cr) == 1 && fabs(a->sx) == fabs(b->sx) && fabs(a->sy) == fabs(b->sy)) {
-        *there = cw__map_between(from, to); // a translation (or mirroring): the way back is not needed
+    if (lands_translated(a, b, cr, sr)) {
+        *there = translation_map(a, b, cr); // the way back is not needed
         return false;
     }
     relative_rotation(b, a, &cr_back, &sr_back); // its own rounding and snap: a zero's sign included
@@ -475,7 +487,14 @@ static bounds hull_bounds(const cw_mask *m, const cw__xf *xf, const linear *l)
     hull_reach r = reach_start(xf, l);
     const int32_t *hull = m->hull;
     int sector[4];
-    if (m->hull_count > 8 && m->hull_count <= CW__SCAN_HULL) {
+    if (xf->c == 0 || xf->s == 0) {
+        // Turned by a whole number of quarter turns (most sprites are not turned at all): each
+        // axis's extremes are along one local axis alone, where the hull reaches no farther than
+        // the opaque box, so its four corners give the same bounds as the hull's vertices.
+        const int32_t corners[8] = {m->x0, m->y0, m->x1, m->y0, m->x0, m->y1, m->x1, m->y1};
+        for (int i = 0; i < 4; i++)
+            reach_vertex(&r, corners, i);
+    } else if (m->hull_count > 8 && m->hull_count <= CW__SCAN_HULL) {
         // Sixteen reads of the hull stored twice, in two chains of eight: no division for the
         // pseudo-angle and no table to wait on, which costs more than reading a small hull whole.
         _Static_assert(CW__SCAN_HULL == 16, "a hull of 9 to CW__SCAN_HULL points stored twice holds 16 reads");
