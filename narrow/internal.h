@@ -88,7 +88,16 @@ struct cw_mask {
     // Masks at most 64 texels wide: each row again, mirrored (bit i is texel width - 1 - i), for
     // sprites that face the other way, and CW__ROW_PAD zero rows; NULL for wider masks.
     uint64_t *mirrored;
+    // Masks at most 64 texels each way: the mask with texel (i, j) at (j, i), its own allocation,
+    // so that two sprites a quarter turn apart take the translated test; NULL for the others.
+    const cw_mask *transposed;
 };
+
+// The bytes a mask holds: its allocation and its transposed copy's.
+static inline size_t cw__mask_bytes(const cw_mask *m)
+{
+    return m->alloc_size + (m->transposed != NULL ? m->transposed->alloc_size : 0);
+}
 
 // The rows the translated test ANDs between early exits, and the zero rows a mask at most 64
 // texels wide keeps after its rows and after its mirrored rows so that the last group may read

@@ -301,6 +301,41 @@ static void compute_outline(cw_mask *m)
     }
 }
 
+// What a mask's bits and count make: its mirrored rows, bounds, hash, hull, outline and sectors.
+static void finish_mask(cw_mask *m)
+{
+    for (int y = 0; y < m->height && m->mirrored != NULL; y++)
+        m->mirrored[y] = cw__reversed_bits(m->bits[y]) >> (64 - m->width);
+    compute_bounds(m);
+    m->hash = content_hash(m);
+    // The hull's points are gathered just before it; that room then holds a double per hull point.
+    void *before_hull = (unsigned char *)m->hull - (size_t)(m->height + 1) * 2 * 2 * sizeof(int32_t);
+    compute_hull(m, before_hull);
+    compute_outline(m);
+    compute_sectors(m, before_hull);
+}
+
+// The mask with its texel (i, j) at (j, i), for a mask at most 64 texels each way with texels to
+// test (masks.c tests two sprites a quarter turn apart as this one and the other translated or
+// mirrored); NULL otherwise, or when memory runs out (then such pairs take the general test).
+static cw_mask *make_transposed(const cw_mask *m)
+{
+    if (m->words != 1 || m->height > 64 || m->count == 0)
+        return NULL;
+    const char *error_before = cw_last_error();
+    cw_mask *t = allocate(m->height, m->width);
+    if (t == NULL) {
+        cw__fail(error_before); // the mask is made without it: nothing failed
+        return NULL;
+    }
+    for (int y = 0; y < m->height; y++)
+        for (int x = 0; x < m->width; x++)
+            t->bits[x] |= ((m->bits[y] >> x) & 1u) << y;
+    t->count = m->count;
+    finish_mask(t);
+    return t;
+}
+
 // Shared by both constructors: `bpp` bytes per pixel, alpha at byte `alpha_offset` of each pixel.
 static cw_mask *build(const uint8_t *pixels, int width, int height, int pitch, int bpp, int alpha_offset,
                       uint8_t threshold)
@@ -318,15 +353,8 @@ static cw_mask *build(const uint8_t *pixels, int width, int height, int pitch, i
         for (int w = 0; w < m->words; w++)
             m->count += cw__popcount(row[w]);
     }
-    for (int y = 0; y < height && m->mirrored != NULL; y++)
-        m->mirrored[y] = cw__reversed_bits(m->bits[y]) >> (64 - width);
-    compute_bounds(m);
-    m->hash = content_hash(m);
-    // The hull's points are gathered just before it; that room then holds a double per hull point.
-    void *before_hull = (unsigned char *)m->hull - (size_t)(height + 1) * 2 * 2 * sizeof(int32_t);
-    compute_hull(m, before_hull);
-    compute_outline(m);
-    compute_sectors(m, before_hull);
+    finish_mask(m);
+    m->transposed = make_transposed(m);
     return m;
 }
 
@@ -342,8 +370,12 @@ cw_mask *cw_mask_from_alpha(const uint8_t *alpha, int width, int height, int pit
 
 void cw_mask_destroy(cw_mask *mask)
 {
-    if (mask != NULL && mask != &cw__unit_mask)
+    if (mask != NULL && mask != &cw__unit_mask) {
+        cw_mask *transposed = (cw_mask *)mask->transposed;
+        if (transposed != NULL)
+            cw__free(transposed, transposed->alloc_size);
         cw__free(mask, mask->alloc_size);
+    }
 }
 
 static bool check_mask(const cw_mask *mask)

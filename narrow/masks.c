@@ -20,6 +20,14 @@ static bool is_translation(const cw__map *m)
     return fabs(m->ux - 1) < 1e-12 && fabs(m->uy) < 1e-12 && fabs(m->vx) < 1e-12 && fabs(m->vy - 1) < 1e-12;
 }
 
+// A quarter turn apart at one scale (up to the rounding of the map's products, as is_translation):
+// A's x lands along B's y and its y along B's x, so A's transposed grid lands on B's translated,
+// or mirrored on an axis where the map turns it round.
+static bool is_quarter_turn(const cw__map *m)
+{
+    return fabs(m->ux) < 1e-12 && fabs(m->vy) < 1e-12 && fabs(fabs(m->uy) - 1) < 1e-12 && fabs(fabs(m->vx) - 1) < 1e-12;
+}
+
 // Same rotation and scale but for a sign: one sprite mirrored against the other (cw__map_between()
 // makes such maps exactly).
 static bool is_mirroring(const cw__map *m)
@@ -654,6 +662,8 @@ bool cw__masks_overlap(const cw__body *a, const cw__body *b)
         return cw__translated_overlap(ma, mb, ab.ox, ab.oy, false, false, b->eps_x, b->eps_y);
     if (is_mirroring(&ab) && cw__can_mirror(ma, mb))
         return cw__translated_overlap(ma, mb, ab.ox, ab.oy, ab.ux < 0, ab.vy < 0, b->eps_x, b->eps_y);
+    if (is_quarter_turn(&ab) && ma->transposed != NULL && cw__can_mirror(ma->transposed, mb))
+        return cw__translated_overlap(ma->transposed, mb, ab.ox, ab.oy, ab.vx < 0, ab.uy < 0, b->eps_x, b->eps_y);
     if (!both) // mirrored, but too wide to be tested so
         ba = cw__map_between(b, a);
     probe_result quick = probe(a, b, &ab, &ba);

@@ -95,7 +95,7 @@ static void forget_mask(cw_sheet *sheet, sheet_mask *entry)
         cw__free(slot, sizeof *slot);
     }
     sheet->masks--;
-    sheet->mask_bytes -= entry->mask->alloc_size;
+    sheet->mask_bytes -= cw__mask_bytes(entry->mask);
     cw_mask_destroy(entry->mask);
     cw__free(entry, sizeof *entry);
 }
@@ -132,7 +132,7 @@ static sheet_mask *adopt_mask(cw_sheet *sheet, cw_mask *mask)
     entry->also = slot->masks; // a different mask with the same hash is chained
     slot->masks = entry;
     sheet->masks++;
-    sheet->mask_bytes += mask->alloc_size;
+    sheet->mask_bytes += cw__mask_bytes(mask);
     return entry;
 }
 

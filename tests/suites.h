@@ -20,7 +20,7 @@ extern const struct CMUnitTest mask_tests[MASK_TEST_COUNT];
 #define ERROR_TEST_COUNT 11
 extern const struct CMUnitTest error_tests[ERROR_TEST_COUNT];
 
-#define ALLOC_TEST_COUNT 5
+#define ALLOC_TEST_COUNT 6
 extern const struct CMUnitTest alloc_tests[ALLOC_TEST_COUNT];
 
 #define EXACT_TEST_COUNT 13

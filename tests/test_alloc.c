@@ -198,6 +198,69 @@ static void test_fail_nth_allocation(void **state)
     }
 }
 
+// A random placement a whole number of quarter turns from the unturned, at one of a few scales.
+static cw_transform quarter_turned(gen_rng *r)
+{
+    static const float scales[] = {1.0f, -1.0f, 2.0f, 0.5f};
+    cw_transform t = cw_default_transform();
+    t.position = (cw_vec2){(float)gen_range(r, -40, 40), (float)gen_range(r, -40, 40)};
+    t.rotation = (float)(gen_int(r, -2, 2) * (GEN_PI / 2));
+    t.scale.x = t.scale.y = scales[gen_int(r, 0, 3)];
+    t.scale.y *= gen_chance(r, 0.2) ? -1.0f : 1.0f;
+    t.origin = (cw_vec2){(float)gen_range(r, 0, 32), (float)gen_range(r, 0, 20)};
+    return t;
+}
+
+// Makes a w x h mask from seed `seed`, its transposed copy's allocation failing if `without_copy`.
+static cw_mask *make_copy_or_not(counter *c, uint64_t seed, int rgba, int w, int h, bool without_copy)
+{
+    gen_rng r = gen_seed(seed);
+    c->fail_from = without_copy ? c->allocs + c->failed + 2 : 0; // the mask's block, then its copy
+    c->fail_every = 1;
+    int allocs = c->allocs;
+    cw_clear_error();
+    cw_mask *m = make(&r, rgba, w, h);
+    assert_non_null(m);
+    assert_string_equal(cw_last_error(), "");
+    assert_int_equal(c->allocs - allocs, without_copy ? 1 : 2);
+    c->fail_from = 0;
+    return m;
+}
+
+// A mask at most 64 texels each way keeps a transposed copy for pairs a quarter turn apart, in a
+// second allocation. Where that one fails the mask is still made, with no error recorded, and every
+// pair gets the same answer as with masks that have their copies (the general test decides).
+static void test_transposed_copy_out_of_memory(void **state)
+{
+    (void)state;
+    counter *c = install();
+    cw_mask *masks[2][2]; // [without copy][which]
+    for (int without = 0; without < 2; without++) {
+        masks[without][0] = make_copy_or_not(c, 26, 0, 32, 20, without);
+        masks[without][1] = make_copy_or_not(c, 27, 1, 24, 30, without);
+    }
+    cw_shape fast[2] = {cw_shape_mask(masks[0][0]), cw_shape_mask(masks[0][1])};
+    cw_shape general[2] = {cw_shape_mask(masks[1][0]), cw_shape_mask(masks[1][1])};
+    gen_rng r = gen_seed(28);
+    int touching = 0;
+    for (int k = 0; k < 4000; k++) {
+        cw_transform ta = quarter_turned(&r), tb = quarter_turned(&r);
+        bool with_copy = cw_overlap(&fast[0], &ta, &fast[1], &tb, NULL);
+        bool without_copy = cw_overlap(&general[0], &ta, &general[1], &tb, NULL);
+        if (with_copy != without_copy)
+            printf("  case %d: the masks with their copies say %d, without them %d\n", k, with_copy, without_copy);
+        assert_int_equal(with_copy, without_copy);
+        assert_int_equal(cw_overlap(&fast[1], &tb, &fast[0], &ta, NULL), with_copy);
+        touching += with_copy;
+    }
+    assert_true(touching > 400 && touching < 3600); // both answers are common
+    for (int without = 0; without < 2; without++)
+        for (int k = 0; k < 2; k++)
+            cw_mask_destroy(masks[without][k]);
+    expect_balanced(c);
+    uninstall(c);
+}
+
 static void test_half_null_keeps_allocator(void **state)
 {
     (void)state;
@@ -232,6 +295,7 @@ const struct CMUnitTest alloc_tests[] = {
     cmocka_unit_test_teardown(test_counting_allocator, restore_default),
     cmocka_unit_test_teardown(test_out_of_memory, restore_default),
     cmocka_unit_test_teardown(test_fail_nth_allocation, restore_default),
+    cmocka_unit_test_teardown(test_transposed_copy_out_of_memory, restore_default),
     cmocka_unit_test_teardown(test_half_null_keeps_allocator, restore_default),
     cmocka_unit_test_teardown(test_default_restored, restore_default),
 };
