@@ -30,6 +30,10 @@ static double float_ulp(float x)
     return double_of_bits((uint64_t)(exponent > 0 ? exponent - 150 + 1023 : 1023 - 149) << 52);
 }
 
+// Whether cw__cos_sin() computes the series rather than take a shortcut (an unrotated sprite, or
+// libm beyond 1e5 rad).
+static inline bool takes_series(float angle) { return angle != 0.0f && fabs((double)angle) < 1e5; }
+
 // Cosine and sine of a float rotation to double precision, about six times faster than two libm
 // calls: reduce by multiples of pi/2 (pi/2 split in two parts so k * part1 is exact), then the
 // minimax polynomials of fdlibm's sine and cosine kernels on [-pi/4, pi/4] (within one unit of the
@@ -43,7 +47,7 @@ static double float_ulp(float x)
 void cw__cos_sin(float angle, double *c, double *s)
 {
     double x = angle;
-    if (angle == 0.0f || !(fabs(x) < 1e5)) { // the common unrotated sprite needs no trigonometry
+    if (!takes_series(angle)) { // the common unrotated sprite needs no trigonometry
         *c = angle == 0.0f ? 1.0 : cos(x);
         *s = angle == 0.0f ? 0.0 : sin(x);
         return;
@@ -70,9 +74,6 @@ void cw__cos_sin(float angle, double *c, double *s)
 }
 
 #if defined(__SSE2__)
-// Whether cw__cos_sin() computes rather than takes a shortcut (an unrotated sprite, or libm beyond
-// 1e5 rad).
-static inline bool takes_series(float angle) { return angle != 0.0f && fabs((double)angle) < 1e5; }
 
 // The sine and cosine series of two remainders at once: cw__cos_sin()'s expressions in its order.
 static inline void series2(__m128d r, __m128d *sr, __m128d *cr)
