@@ -88,9 +88,11 @@ unit: $(BUILD)/test_collworld
 	./$(BUILD)/test_collworld
 
 # ThreadSanitizer on the threaded tests: the world's own threads, the task systems, concurrent
-# queries, a second thread stepping or changing a busy world.
+# queries, a second thread stepping or changing a busy world; and the moves, whose long lists run on
+# the workers.
 tsan: $(BUILD)/tsan/test_collworld
 	CW_TEST_GROUP=threads CW_TEST_SCALE=2 TSAN_OPTIONS=halt_on_error=1 ./$(BUILD)/tsan/test_collworld
+	CW_TEST_GROUP=moves CW_TEST_SCALE=2 TSAN_OPTIONS=halt_on_error=1 ./$(BUILD)/tsan/test_collworld
 
 # Under the sanitizers at a third of the random case counts (every test, every kind of case; CI's time).
 asan: $(BUILD)/asan/test_collworld

@@ -478,12 +478,12 @@ typedef void cw_task_fn(int start, int end, int worker, void *task_context);
 /// at least `min_range` items (the last may be shorter), on your workers, with `task_context` for
 /// every range; `user_context` is cw_world_def::user_task_context. Return a handle that
 /// cw_finish_task_fn waits on, or NULL if the whole range already ran before returning. Called
-/// only from the thread running cw_world_step().
+/// only from the thread running cw_world_step(), or cw_world_set_transforms() with a long list.
 typedef void *cw_enqueue_task_fn(cw_task_fn *task, int item_count, int min_range, void *task_context,
                                  void *user_context);
 
 /// Waits until every range of the task behind `user_task` has run (called once per non-NULL handle,
-/// on the stepping thread, before the step reads the results).
+/// on the thread that enqueued the task, before the step or call reads the results).
 typedef void cw_finish_task_fn(void *user_task, void *user_context);
 
 /// How to build a world. Start from cw_default_world_def().
@@ -506,7 +506,8 @@ typedef struct cw_world_def {
     /// for them (a first step that begins 436k pairs would need 25 MB). The arrays keep the room of
     /// the largest step; set false when only the callbacks are used.
     bool event_arrays;
-    /// Threads the step may use, 1 to CW_MAX_WORKERS (default 1). With enqueue_task set, your
+    /// Threads the step (and cw_world_set_transforms() with a long list) may use, 1 to
+    /// CW_MAX_WORKERS (default 1). With enqueue_task set, your
     /// task system runs the step's parallel work as this many workers; without, a world with
     /// worker_count > 1 starts worker_count - 1 threads of its own (they sleep between steps and are
     /// joined by cw_world_destroy(); if they cannot all be started the world still works, with
@@ -611,6 +612,22 @@ CW_API bool cw_body_is_valid(const cw_world *world, cw_body_id body);
 /// step after its creation). Returns false (see cw_last_error()) for a stale id, a NULL world or
 /// transform, or an invalid transform.
 CW_API bool cw_body_set_transform(cw_world *world, cw_body_id body, const cw_transform *transform);
+
+/// Moves `count` bodies at once: entry k moves `bodies[k]` to `transforms[k]`, exactly as
+/// cw_body_set_transform() would (the same bits in every body, every event and every manifold),
+/// for the engine that keeps its sprites' transforms in arrays. The list is checked whole first,
+/// the rotations' cosines and sines are computed two at a time, and a long list (16,384 boxes'
+/// worth or more, a mask counting two; outside a step's callbacks) is shared among the world's
+/// workers (cw_world_def::worker_count, through your task system if you set one). On one thread
+/// it costs about what a loop of cw_body_set_transform() calls does; on two workers the moves of
+/// 10k rotating sprites take 1.4x less time, of 100k boxes 1.3x (bench_moves). Both arrays are
+/// read during the call only; `count` may be 0 (the arrays may then be NULL). Each body may be
+/// listed once. Returns false (see cw_last_error(), which names the first bad entry) and moves
+/// nothing for a NULL world or array, a negative count, a stale or null id, a body listed twice,
+/// or an invalid transform; also, as every change, from a query callback or while another thread
+/// queries or steps the world. Never allocates.
+CW_API bool cw_world_set_transforms(cw_world *world, const cw_body_id *bodies, const cw_transform *transforms,
+                                    int count);
 
 /// Places a body without motion, as cw_body_set_transform() but its motion in the next step starts
 /// here: a respawn, a teleport or a screen wrap of a swept body (or of anything a swept body meets)

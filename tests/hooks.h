@@ -11,4 +11,8 @@
 // marks, free slots' reuse counts) `left` steps, queries or reuses short of their wrap.
 void cw__test_near_wrap(cw_world *world, uint32_t left);
 
+// Lists of moves with at least `work` box moves' worth (a mask counts two) go to the workers, where
+// the world has them (0: the library's own threshold), so that tests reach that path with short lists.
+void cw__test_share_moves_from(cw_world *world, int work);
+
 #endif

@@ -1,7 +1,7 @@
 // The collworld test runner: every group, in order. Environment:
 //   CW_TEST_SCALE=n   divide the random case counts by n (valgrind runs use 20)
 //   CW_TEST_ONLY=seed run only the random case with that seed (as printed by a failure), verbosely
-//   CW_TEST_GROUP=g   run only the groups whose name contains g (make tsan runs "threads")
+//   CW_TEST_GROUP=g   run only the groups whose name contains g (make tsan runs "threads" and "moves")
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -65,8 +65,9 @@ extern const struct CMUnitTest query_rounding_tests[QUERY_ROUNDING_TEST_COUNT];
 #define AABB_TEST_COUNT 1
 extern const struct CMUnitTest aabb_tests[AABB_TEST_COUNT];
 
-// A moved body is the body created there (cw_body_set_transform's short path).
-#define MOVE_TEST_COUNT 2
+// A moved body is the body created there (cw_body_set_transform's short path); a list of moves is
+// those moves one at a time (cw_world_set_transforms).
+#define MOVE_TEST_COUNT 7
 extern const struct CMUnitTest move_tests[MOVE_TEST_COUNT];
 
 #define DEBUG_DRAW_TEST_COUNT 4

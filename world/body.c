@@ -54,25 +54,18 @@ static cw__slot *changeable_slot(cw_world *world, cw_body_id id)
     return slot != NULL && cw__world_may_change(world) ? slot : NULL;
 }
 
-// Whether `id` names a live body of the world (not NULL).
-static inline bool is_live(const cw_world *world, cw_body_id id)
-{
-    return id.index != 0 && id.index < world->slot_count && world->hot[id.index].state == CW__ALIVE &&
-           world->slots[id.index].generation == id.generation;
-}
-
 cw__slot *cw__world_slot(const cw_world *world, cw_body_id id)
 {
     if (!check_world(world))
         return NULL;
-    if (!is_live(world, id)) {
+    if (!cw__is_live(world, id)) {
         cw__fail("The body id is stale or null: that body was destroyed or never existed.");
         return NULL;
     }
     return &world->slots[id.index];
 }
 
-bool cw_body_is_valid(const cw_world *world, cw_body_id id) { return world != NULL && is_live(world, id); }
+bool cw_body_is_valid(const cw_world *world, cw_body_id id) { return world != NULL && cw__is_live(world, id); }
 
 void cw__world_mark_dirty(cw_world *world, uint32_t index)
 {
@@ -397,45 +390,6 @@ void cw_body_destroy(cw_world *world, cw_body_id id)
         forget_swept(world, id.index);
 }
 
-// The rotation's cosine and sine for a body moved to `t`: kept from its current form when the
-// rotation is the same float (most sprites do not turn), else computed.
-static void cos_sin_for(const cw_world *world, uint32_t index, const cw_transform *t, double *c, double *s)
-{
-    const cw__slot *slot = &world->slots[index];
-    const cw__hot *hot = &world->hot[index];
-    if (memcmp(&t->rotation, &slot->transform.rotation, sizeof t->rotation) != 0) {
-        cw__cos_sin(t->rotation, c, s);
-    } else if (hot->is_box) {
-        *c = hot->obb.c, *s = hot->obb.s;
-    } else {
-        const cw__xf *xf = &cw__mask_body(world, hot->mask_body)->xf;
-        *c = xf->c, *s = xf->s;
-    }
-}
-
-// A body moved, its shape kept (valid since it was set): a box needs only its SAT form and AABB,
-// a mask its prepared form, moved in place. Nothing changes if the transform is bad.
-static bool move(cw_world *world, uint32_t index, const cw_transform *t)
-{
-    cw__slot *slot = &world->slots[index];
-    cw_shape shape = cw__slot_shape(world, index);
-    // A moderate placement with a finite rotation is valid: the full check only for the others.
-    bool moderate = cw__placement_is_moderate(&shape, t) && cw__abs_bits(t->rotation) < 0x7f800000u;
-    if (!moderate && !cw__transform_is_valid(t))
-        return false;
-    double c, s;
-    cos_sin_for(world, index, t, &c, &s);
-    cw__world_mark_dirty(world, index);
-    cw_aabb aabb;
-    if (world->hot[index].is_box)
-        cw__place_box(&shape, t, c, s, moderate, &world->hot[index].obb, &aabb);
-    else
-        cw__place_mask(&shape, t, c, s, moderate, cw__mask_body(world, world->hot[index].mask_body), &aabb);
-    slot->next_aabb = (cw__box){aabb.min.x, aabb.min.y, aabb.max.x, aabb.max.y};
-    slot->transform = *t;
-    return true;
-}
-
 // Applies a new shape and/or transform after validating them together (a new transform alone: move).
 static bool reshape(cw_world *world, cw_body_id id, const cw_shape *shape, const cw_transform *transform)
 {
@@ -443,7 +397,7 @@ static bool reshape(cw_world *world, cw_body_id id, const cw_shape *shape, const
     if (slot == NULL)
         return false;
     if (shape == NULL)
-        return move(world, id.index, transform);
+        return cw__move_body(world, id.index, transform);
     cw__body prepared;
     const cw_transform *t = transform ? transform : &slot->transform;
     if (!cw__prepare(shape, t, &prepared) || !room_for(world, id.index, &prepared))

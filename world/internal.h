@@ -26,8 +26,8 @@ typedef struct cw__hot {
     int32_t group;
     // Bits, so that the record packs to 72 bytes rather than 80 (separate bytes would pad to the
     // doubles' next 8-byte boundary). dirty: changed since the last step (its AABB and pairs are
-    // redone).
-    unsigned state : 2, is_box : 1, is_static : 1, is_swept : 1, disabled : 1, dirty : 1;
+    // redone). listed: in the list cw_world_set_transforms() is placing (clear between calls).
+    unsigned state : 2, is_box : 1, is_static : 1, is_swept : 1, disabled : 1, dirty : 1, listed : 1;
 } cw__hot;
 
 typedef struct cw__slot {
@@ -152,6 +152,7 @@ typedef struct cw__pool cw__pool;
 struct cw_world {
     cw_world_def def;
     int workers;            // workers the step uses (1: none but the stepping thread)
+    int share_moves_from;   // tests only (cw__test_share_moves_from): 0, or moves.c's PARALLEL_MOVES
     cw__pool *pool;         // the world's own threads, when workers > 1 without a task system
     atomic_bool stepping;   // a step runs (set by the stepping thread; others fail to step)
     atomic_int queries;     // queries running, on any thread
@@ -233,6 +234,7 @@ int cw__pool_threads(const cw__pool *pool);
 // wrapping counters (the grid's step stamp, the step count, the query lanes' marks, free slots'
 // reuse counts) `left` steps, queries or reuses short of their wrap, keeping what they mean now.
 void cw__test_near_wrap(cw_world *world, uint32_t left);
+void cw__test_share_moves_from(cw_world *world, int work); // moves.c: lists this long go to the workers
 
 // Whether this thread is running a query of `world` (its callback is on the stack), or its step.
 bool cw__in_query(const cw_world *world);
@@ -257,6 +259,13 @@ static inline uint32_t cw__mask_entry(const cw_world *world, uint32_t index)
 {
     const cw__hot *hot = &world->hot[index];
     return hot->is_box ? 0 : hot->mask_body;
+}
+
+// Whether `id` names a live body of the world (not NULL).
+static inline bool cw__is_live(const cw_world *world, cw_body_id id)
+{
+    return id.index != 0 && id.index < world->slot_count && world->hot[id.index].state == CW__ALIVE &&
+           world->slots[id.index].generation == id.generation;
 }
 
 // A body's shape as given (a box's mask pointer: NULL).
@@ -305,6 +314,8 @@ static inline uint32_t cw__begin_at(const cw_world *world, uint32_t k)
 
 // Marks a body changed so the next step redoes its AABB and pairs. Never allocates.
 void cw__world_mark_dirty(cw_world *world, uint32_t index);
+// Moves a live body to `t` (moves.c): false, with the error and nothing changed, if `t` is invalid.
+bool cw__move_body(cw_world *world, uint32_t index, const cw_transform *t);
 // Room for `bodies` bodies, exactly (cw_world_def::body_capacity): the slot arrays, the per-body
 // lists and the grid's proxies. False (with the error) if memory runs out.
 bool cw__reserve_bodies(cw_world *world, uint32_t bodies);
