@@ -197,6 +197,8 @@ void scene_free(scene *s)
     cw_world_destroy(s->world);
     free(s->sprites);
     free(s->contacts);
+    free(s->move_ids);
+    free(s->move_to);
     *s = (scene){0};
 }
 
@@ -216,8 +218,8 @@ void scene_set_boxes(scene *s, bool boxes)
         }
 }
 
-// Straight flight, bouncing off the playfield's edges.
-static void move_sprite(scene *s, sprite *sp, float dt)
+// Straight flight, bouncing off the playfield's edges: the sprite's next transform (kept in it).
+static void fly(scene *s, sprite *sp, float dt)
 {
     cw_transform t = sp->transform;
     t.position.x += sp->velocity.x * dt, t.position.y += sp->velocity.y * dt;
@@ -226,20 +228,47 @@ static void move_sprite(scene *s, sprite *sp, float dt)
         sp->velocity.x = -sp->velocity.x;
     if ((t.position.y < 0 && sp->velocity.y < 0) || (t.position.y > s->size.y && sp->velocity.y > 0))
         sp->velocity.y = -sp->velocity.y;
-    scene_set_transform(s, sp, &t);
+    sp->transform = t;
+}
+
+// Room for a move of every sprite slot in the frame's list.
+static bool reserve_moves(scene *s)
+{
+    if (s->move_capacity >= s->capacity)
+        return true;
+    cw_body_id *ids = realloc(s->move_ids, (size_t)s->capacity * sizeof *ids);
+    if (ids != NULL)
+        s->move_ids = ids;
+    cw_transform *to = realloc(s->move_to, (size_t)s->capacity * sizeof *to);
+    if (to != NULL)
+        s->move_to = to;
+    if (ids == NULL || to == NULL)
+        return false;
+    s->move_capacity = s->capacity;
+    return true;
 }
 
 void scene_advance(scene *s, float dt)
 {
+    // Every moving sprite in one call: the world places a long list on its workers.
+    int moves = 0;
+    const bool listed = reserve_moves(s);
     for (int i = 1; i < s->capacity; i++) {
         sprite *sp = &s->sprites[i];
         if (cw_body_id_is_null(sp->id))
             continue;
         if (sp->flash > 0)
             sp->flash--;
-        if (!sp->is_bullet && (sp->velocity.x != 0 || sp->velocity.y != 0 || sp->spin != 0))
-            move_sprite(s, sp, dt);
+        if (!sp->is_bullet && (sp->velocity.x != 0 || sp->velocity.y != 0 || sp->spin != 0)) {
+            fly(s, sp, dt);
+            if (listed)
+                s->move_ids[moves] = sp->id, s->move_to[moves++] = sp->transform;
+            else // out of memory for the list: one call a sprite
+                cw_body_set_transform(s->world, sp->id, &sp->transform);
+        }
     }
+    if (listed)
+        cw_world_set_transforms(s->world, s->move_ids, s->move_to, moves);
     int kept = 0;
     for (int i = 0; i < s->contact_count; i++)
         if (--s->contacts[i].frames > 0)

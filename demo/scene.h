@@ -41,6 +41,9 @@ typedef struct scene {
     uint64_t rng;
     contact_mark *contacts; // where recent begin events happened (for the contacts layer)
     int contact_count, contact_capacity;
+    cw_body_id *move_ids;   // this frame's moves, made by one cw_world_set_transforms() call
+    cw_transform *move_to;
+    int move_capacity;
     struct shooter {        // the shooter scene
         bool unswept;       // bullets are plain bodies (press S): fast ones pass through things unseen
         float fire_timer, aim;
