@@ -1,0 +1,137 @@
+/// @file bench_moves.c
+/// What moving every body costs each frame, three ways, on the sprites scene (world_scene.c: 10k
+/// rotating sprites, 10k and 100k boxes): one cw_body_set_transform() call a body, one
+/// cw_world_set_transforms() call for the whole list on one worker, and the same call in a world
+/// with two workers (its own threads). The step runs after every frame's moves, untimed, as in a
+/// game. Timings are the moves alone: medians over frames of the median of REPEATS interleaved runs,
+/// in one process. The three ways must leave the same AABBs (checked after the last frame).
+///
+/// Usage: bench_moves [--quick]
+///   --quick  fewer frames and 2k bodies (smoke runs)
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collworld.h"
+#include "measure.h"
+#include "world_scene.h"
+
+#define REPEATS 5
+#define SEED 2024u
+
+typedef enum way { ONE_A_CALL, LIST, LIST_TWO_WORKERS, WAYS } way;
+static const char *const WAY_NAMES[WAYS] = {"cw_body_set_transform x N", "cw_world_set_transforms, 1 worker",
+                                            "cw_world_set_transforms, 2 workers"};
+
+typedef struct run {
+    cw_world *world;
+    cw_body_id *ids;
+    double *frame_ms;
+} run;
+
+static bool start(run *r, const ws_scene *s, way w, int frames)
+{
+    cw_world_def def = cw_default_world_def();
+    def.manifolds = false;
+    def.worker_count = w == LIST_TWO_WORKERS ? 2 : 1;
+    r->world = cw_world_create(&def);
+    r->ids = malloc((size_t)s->n * sizeof *r->ids);
+    r->frame_ms = malloc((size_t)frames * sizeof *r->frame_ms);
+    if (r->world == NULL || r->ids == NULL || r->frame_ms == NULL)
+        return false;
+    for (int i = 0; i < s->n; i++) {
+        cw_body_def d = cw_default_body_def();
+        d.shape = s->shape[i], d.transform = s->xf[i];
+        r->ids[i] = cw_body_create(r->world, &d);
+    }
+    return true;
+}
+
+static bool move_all(run *r, const ws_scene *s, way w)
+{
+    if (w != ONE_A_CALL)
+        return cw_world_set_transforms(r->world, r->ids, s->xf, s->n);
+    bool ok = true;
+    for (int i = 0; i < s->n; i++)
+        ok &= cw_body_set_transform(r->world, r->ids[i], &s->xf[i]);
+    return ok;
+}
+
+static void stop(run *r)
+{
+    cw_world_destroy(r->world);
+    free(r->ids), free(r->frame_ms);
+}
+
+// The three ways' worlds, each moved through the same frames of one scene (interleaved frame by
+// frame, so that the machine's slow moments fall on all three); the per-way median into ms[way].
+static bool run_once(ws_kind kind, int n, int frames, const ws_sprite *sprites, double ms[WAYS])
+{
+    ws_scene s;
+    if (!ws_scene_init(&s, kind, n, SEED, sprites))
+        return false;
+    run runs[WAYS] = {{0}};
+    bool ok = true;
+    for (int w = 0; w < WAYS; w++)
+        ok &= start(&runs[w], &s, (way)w, frames);
+    for (int f = -3; ok && f < frames; f++) { // three untimed frames first
+        ws_scene_advance(&s);
+        for (int w = 0; w < WAYS; w++) {
+            double t0 = bm_now_ms();
+            ok &= move_all(&runs[w], &s, (way)w);
+            if (f >= 0)
+                runs[w].frame_ms[f] = bm_now_ms() - t0;
+            cw_world_step(runs[w].world);
+        }
+    }
+    for (int i = 0; ok && i < n; i++) { // the same bodies every way
+        cw_aabb a, b;
+        for (int w = 1; w < WAYS; w++)
+            ok &= cw_body_aabb(runs[0].world, runs[0].ids[i], &a) && cw_body_aabb(runs[w].world, runs[w].ids[i], &b) &&
+                  memcmp(&a, &b, sizeof a) == 0;
+    }
+    for (int w = 0; w < WAYS; w++) {
+        ms[w] = ok ? bm_median(runs[w].frame_ms, frames) : 0;
+        stop(&runs[w]);
+    }
+    ws_scene_free(&s);
+    return ok;
+}
+
+static bool bench(ws_kind kind, int n, int frames, const ws_sprite *sprites)
+{
+    double repeats[WAYS][REPEATS], ms[WAYS];
+    for (int k = 0; k < REPEATS; k++) {
+        if (!run_once(kind, n, frames, sprites, ms)) {
+            fprintf(stderr, "bench_moves: the run failed (%s)\n", cw_last_error());
+            return false;
+        }
+        for (int w = 0; w < WAYS; w++)
+            repeats[w][k] = ms[w];
+    }
+    printf("| %dk %s |", n / 1000, kind == WS_BOXES ? "boxes" : "sprites");
+    const double base = bm_median(repeats[ONE_A_CALL], REPEATS);
+    for (int w = 0; w < WAYS; w++) {
+        const double m = bm_median(repeats[w], REPEATS);
+        printf(w == ONE_A_CALL ? " %.3f |" : " %.3f (%.2fx) |", m, base / m);
+    }
+    printf("\n");
+    return true;
+}
+
+int main(int argc, char **argv)
+{
+    const bool quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
+    ws_sprite sprites[WS_SPRITE_COUNT];
+    if (!ws_sprites_build(sprites))
+        return 1;
+    printf("bench_moves: ms per frame to move every body (medians over frames and %d repeats)\n\n", REPEATS);
+    printf("| bodies | %s | %s | %s |\n|---|---:|---:|---:|\n", WAY_NAMES[0], WAY_NAMES[1], WAY_NAMES[2]);
+    const int frames = quick ? 5 : 60;
+    bool ok = bench(WS_MASKS, quick ? 2000 : 10000, frames, sprites) && bench(WS_BOXES, quick ? 2000 : 10000, frames, sprites) &&
+              (quick || bench(WS_BOXES, 100000, 20, sprites));
+    ws_sprites_free(sprites);
+    return ok ? 0 : 1;
+}
