@@ -1,6 +1,6 @@
 // libFuzzer target: a world driven by a sequence of operations read from the input (create, destroy,
-// set_transform, set_shape, set_filter, step), with stale and made-up ids and invalid shapes and
-// transforms. After each step it checks the event semantics of include/collworld.h:
+// set_transform or a list of moves, set_shape, set_filter, step), with stale and made-up ids and
+// invalid shapes and transforms. After each step it checks the event semantics of include/collworld.h:
 //   - ends, then begins, then the ends of pairs begun in the step (swept bodies that passed
 //     through), then stays, each group in ascending (a.index, b.index), a.index < b.index;
 //   - fractions: in [0, 1], and 1 for every event but the begins of pairs with a swept body;
@@ -473,6 +473,33 @@ static void print_world(void)
     }
 }
 
+// cw_world_set_transforms() on up to 8 entries from the input, stale and repeated ids and bad
+// transforms among them: it succeeds, moving every body, iff each entry names a live body no other
+// entry names and has a valid transform; else it fails and moves none.
+static void move_list(cw_world *world, fz_reader *r, bool huge)
+{
+    current_op = "cw_world_set_transforms";
+    cw_body_id ids[8];
+    cw_transform to[8];
+    int target[8], count = fz_u8(r) % 9;
+    bool valid = true;
+    for (int e = 0; e < count; e++) {
+        target[e] = pick_target(r, &ids[e]);
+        to[e] = pick_transform(r, huge);
+        valid &= target[e] >= 0 && fz_transform_valid(&to[e]);
+        for (int f = 0; f < e; f++)
+            valid &= target[f] != target[e];
+    }
+    bool ok = cw_world_set_transforms(world, ids, to, count);
+    if (!valid) {
+        expect_failure(ok, "cw_world_set_transforms with a stale or repeated id or a bad transform");
+        return;
+    }
+    FZ_CHECK(ok, "cw_world_set_transforms failed: %s", cw_last_error());
+    for (int e = 0; e < count; e++)
+        live[target[e]].transform = to[e];
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -555,7 +582,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             live[k] = live[--live_count];
             break;
         }
-        case 3: { // set_transform
+        case 3: { // set_transform, or (code >= 203) a list of moves
+            if (code >= 203) {
+                move_list(world, &r, huge);
+                break;
+            }
             current_op = "cw_body_set_transform";
             int k = pick_target(&r, &id);
             cw_transform t = pick_transform(&r, huge);
