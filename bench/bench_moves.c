@@ -130,7 +130,8 @@ int main(int argc, char **argv)
     printf("bench_moves: ms per frame to move every body (medians over frames and %d repeats)\n\n", REPEATS);
     printf("| bodies | %s | %s | %s |\n|---|---:|---:|---:|\n", WAY_NAMES[0], WAY_NAMES[1], WAY_NAMES[2]);
     const int frames = quick ? 5 : 60;
-    bool ok = bench(WS_MASKS, quick ? 2000 : 10000, frames, sprites) && bench(WS_BOXES, quick ? 2000 : 10000, frames, sprites) &&
+    const int n = quick ? 2000 : 10000;
+    bool ok = bench(WS_MASKS, n, frames, sprites) && bench(WS_BOXES, n, frames, sprites) &&
               (quick || bench(WS_BOXES, 100000, 20, sprites));
     ws_sprites_free(sprites);
     return ok ? 0 : 1;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "counting.h"
+#include "expect_error.h"
 #include "gen.h"
 #include "suites.h"
 
@@ -64,14 +65,6 @@ static bool same_texels(const image *im, int a, int b, int columns, int fw, int 
                 opaque(im, (b % columns) * fw + x, (b / columns) * fh + y, threshold))
                 return false;
     return true;
-}
-
-static void expect_error(const char *word)
-{
-    if (!gen_contains_nocase(cw_last_error(), word))
-        printf("error '%s', expected it to mention '%s'\n", cw_last_error(), word);
-    assert_true(gen_contains_nocase(cw_last_error(), word));
-    cw_clear_error();
 }
 
 // --- random sheets against the pixels ---
@@ -181,39 +174,48 @@ static void test_sheet_misuse(void **state)
     assert_non_null(cw_sheet_add(sheet, "a", px, 4, 4, 16, 1));
     cw_sheet_stats before = cw_sheet_get_stats(sheet);
     cw_clear_error();
-    assert_null(cw_sheet_add(NULL, "b", px, 4, 4, 16, 1)), expect_error("sheet is NULL");
-    assert_null(cw_sheet_add(sheet, NULL, px, 4, 4, 16, 1)), expect_error("name is NULL");
-    assert_null(cw_sheet_add(sheet, "", px, 4, 4, 16, 1)), expect_error("name is empty");
-    assert_null(cw_sheet_add(sheet, "a", px, 4, 4, 16, 1)), expect_error("already has a frame");
-    assert_null(cw_sheet_add(sheet, "b", NULL, 4, 4, 16, 1)), expect_error("NULL");
-    assert_null(cw_sheet_add(sheet, "b", px, 0, 4, 16, 1)), expect_error("width");
-    assert_null(cw_sheet_add(sheet, "b", px, 4, 4, 8, 1)), expect_error("pitch");
+    assert_null(cw_sheet_add(NULL, "b", px, 4, 4, 16, 1)), expect_and_clear_error("sheet is NULL");
+    assert_null(cw_sheet_add(sheet, NULL, px, 4, 4, 16, 1)), expect_and_clear_error("name is NULL");
+    assert_null(cw_sheet_add(sheet, "", px, 4, 4, 16, 1)), expect_and_clear_error("name is empty");
+    assert_null(cw_sheet_add(sheet, "a", px, 4, 4, 16, 1)), expect_and_clear_error("already has a frame");
+    assert_null(cw_sheet_add(sheet, "b", NULL, 4, 4, 16, 1)), expect_and_clear_error("NULL");
+    assert_null(cw_sheet_add(sheet, "b", px, 0, 4, 16, 1)), expect_and_clear_error("width");
+    assert_null(cw_sheet_add(sheet, "b", px, 4, 4, 8, 1)), expect_and_clear_error("pitch");
     expect_unchanged(sheet, &before);
     // Grids.
-    assert_int_equal(cw_sheet_add_grid(NULL, "g", px, 4, 4, 16, 2, 2, 1), -1), expect_error("sheet is NULL");
-    assert_int_equal(cw_sheet_add_grid(sheet, NULL, px, 4, 4, 16, 2, 2, 1), -1), expect_error("prefix is NULL");
-    assert_int_equal(cw_sheet_add_grid(sheet, "", px, 4, 4, 16, 2, 2, 1), -1), expect_error("prefix is empty");
-    assert_int_equal(cw_sheet_add_grid(sheet, "g", NULL, 4, 4, 16, 2, 2, 1), -1), expect_error("pixel pointer is NULL");
-    assert_int_equal(cw_sheet_add_grid(sheet, "g", px, 0, 4, 16, 2, 2, 1), -1), expect_error("must be positive");
-    assert_int_equal(cw_sheet_add_grid(sheet, "g", px, 4, 4, 16, 0, 2, 1), -1), expect_error("must be positive");
-    assert_int_equal(cw_sheet_add_grid(sheet, "g", px, 4, 4, 16, 5, 2, 1), -1), expect_error("larger than the sheet");
-    assert_int_equal(cw_sheet_add_grid(sheet, "g", px, 4, 4, 16, 2, 5, 1), -1), expect_error("larger than the sheet");
-    assert_int_equal(cw_sheet_add_grid(sheet, "g", px, 4, 4, 12, 2, 2, 1), -1), expect_error("pitch");
-    assert_int_equal(cw_sheet_add_grid(sheet, "g", px, 4, 4, -16, 2, 2, 1), -1), expect_error("pitch");
-    assert_int_equal(cw_sheet_add_grid(sheet, "g", px, 4, 2000000, 1 << 20, 2, 2, 1), -1), expect_error("INT_MAX");
+    assert_int_equal(cw_sheet_add_grid(NULL, "g", px, 4, 4, 16, 2, 2, 1), -1), expect_and_clear_error("sheet is NULL");
+    assert_int_equal(cw_sheet_add_grid(sheet, NULL, px, 4, 4, 16, 2, 2, 1), -1);
+    expect_and_clear_error("prefix is NULL");
+    assert_int_equal(cw_sheet_add_grid(sheet, "", px, 4, 4, 16, 2, 2, 1), -1);
+    expect_and_clear_error("prefix is empty");
+    assert_int_equal(cw_sheet_add_grid(sheet, "g", NULL, 4, 4, 16, 2, 2, 1), -1);
+    expect_and_clear_error("pixel pointer is NULL");
+    assert_int_equal(cw_sheet_add_grid(sheet, "g", px, 0, 4, 16, 2, 2, 1), -1);
+    expect_and_clear_error("must be positive");
+    assert_int_equal(cw_sheet_add_grid(sheet, "g", px, 4, 4, 16, 0, 2, 1), -1);
+    expect_and_clear_error("must be positive");
+    assert_int_equal(cw_sheet_add_grid(sheet, "g", px, 4, 4, 16, 5, 2, 1), -1);
+    expect_and_clear_error("larger than the sheet");
+    assert_int_equal(cw_sheet_add_grid(sheet, "g", px, 4, 4, 16, 2, 5, 1), -1);
+    expect_and_clear_error("larger than the sheet");
+    assert_int_equal(cw_sheet_add_grid(sheet, "g", px, 4, 4, 12, 2, 2, 1), -1), expect_and_clear_error("pitch");
+    assert_int_equal(cw_sheet_add_grid(sheet, "g", px, 4, 4, -16, 2, 2, 1), -1), expect_and_clear_error("pitch");
+    assert_int_equal(cw_sheet_add_grid(sheet, "g", px, 4, 2000000, 1 << 20, 2, 2, 1), -1);
+    expect_and_clear_error("INT_MAX");
     assert_non_null(cw_sheet_add(sheet, "g/3", px, 2, 2, 16, 1));
     before = cw_sheet_get_stats(sheet);
-    assert_int_equal(cw_sheet_add_grid(sheet, "g", px, 4, 4, 16, 2, 2, 1), -1), expect_error("already has a frame");
+    assert_int_equal(cw_sheet_add_grid(sheet, "g", px, 4, 4, 16, 2, 2, 1), -1);
+    expect_and_clear_error("already has a frame");
     assert_null(cw_sheet_find(sheet, "g/0")); // nothing of the grid was added
     expect_unchanged(sheet, &before);
     // Lookups and stats.
-    assert_null(cw_sheet_find(NULL, "a")), expect_error("sheet is NULL");
-    assert_null(cw_sheet_find(sheet, NULL)), expect_error("name is NULL");
-    assert_null(cw_sheet_frame_name(NULL, 0)), expect_error("sheet is NULL");
-    assert_null(cw_sheet_frame_name(sheet, -1)), expect_error("out of range");
-    assert_null(cw_sheet_frame_name(sheet, before.frames)), expect_error("out of range");
+    assert_null(cw_sheet_find(NULL, "a")), expect_and_clear_error("sheet is NULL");
+    assert_null(cw_sheet_find(sheet, NULL)), expect_and_clear_error("name is NULL");
+    assert_null(cw_sheet_frame_name(NULL, 0)), expect_and_clear_error("sheet is NULL");
+    assert_null(cw_sheet_frame_name(sheet, -1)), expect_and_clear_error("out of range");
+    assert_null(cw_sheet_frame_name(sheet, before.frames)), expect_and_clear_error("out of range");
     cw_sheet_stats none = cw_sheet_get_stats(NULL);
-    expect_error("sheet is NULL");
+    expect_and_clear_error("sheet is NULL");
     assert_true(none.frames == 0 && none.masks == 0 && none.bytes == 0);
     cw_sheet_destroy(NULL); // ignored
     cw_sheet_destroy(sheet);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "event_log.h"
+#include "expect_error.h"
 #include "gen.h"
 #include "suites.h"
 
@@ -302,14 +303,6 @@ static void test_world_casts_against_brute_force(void **state)
 
 // --- misuse ---
 
-static void expect_error(const char *word)
-{
-    if (!gen_contains_nocase(cw_last_error(), word))
-        printf("error '%s', expected it to mention '%s'\n", cw_last_error(), word);
-    assert_true(gen_contains_nocase(cw_last_error(), word));
-    cw_clear_error();
-}
-
 static float ignore_hit(const cw_ray_hit *hit, void *context)
 {
     (void)hit, (void)context;
@@ -341,29 +334,39 @@ static void test_swept_misuse(void **state)
     bad.scale.x = 0;
     cw_clear_error();
     // Stale ids, NULL worlds, NULL and invalid transforms.
-    assert_false(cw_body_set_swept(world, stale, true)), expect_error("stale");
-    assert_false(cw_body_set_swept(NULL, body, true)), expect_error("world is NULL");
-    assert_false(cw_body_is_swept(world, stale)), expect_error("stale");
-    assert_false(cw_body_teleport(world, stale, &t)), expect_error("stale");
-    assert_false(cw_body_teleport(world, body, NULL)), expect_error("transform is NULL");
-    assert_false(cw_body_teleport(world, body, &bad)), expect_error("zero scale");
-    assert_false(cw_body_teleport(NULL, body, &t)), expect_error("world is NULL");
+    assert_false(cw_body_set_swept(world, stale, true)), expect_and_clear_error("stale");
+    assert_false(cw_body_set_swept(NULL, body, true)), expect_and_clear_error("world is NULL");
+    assert_false(cw_body_is_swept(world, stale)), expect_and_clear_error("stale");
+    assert_false(cw_body_teleport(world, stale, &t)), expect_and_clear_error("stale");
+    assert_false(cw_body_teleport(world, body, NULL)), expect_and_clear_error("transform is NULL");
+    assert_false(cw_body_teleport(world, body, &bad)), expect_and_clear_error("zero scale");
+    assert_false(cw_body_teleport(NULL, body, &t)), expect_and_clear_error("world is NULL");
     // World casts: every bad input of a shape query, a non-finite translation, nested queries.
     cw_shape box = cw_shape_box(1, 1), no_box = cw_shape_box(-1, 1);
     cw_query_filter all = cw_default_query_filter();
     cw_ray_hit hit;
     memset(&hit, 0x5a, sizeof hit);
     cw_ray_hit sentinel = hit;
-    assert_false(cw_world_cast_shape(NULL, &box, &t, (cw_vec2){1, 0}, all, ignore_hit, NULL)), expect_error("world is NULL");
-    assert_false(cw_world_cast_shape(world, NULL, &t, (cw_vec2){1, 0}, all, ignore_hit, NULL)), expect_error("shape is NULL");
-    assert_false(cw_world_cast_shape(world, &box, NULL, (cw_vec2){1, 0}, all, ignore_hit, NULL)), expect_error("transform is NULL");
-    assert_false(cw_world_cast_shape(world, &no_box, &t, (cw_vec2){1, 0}, all, ignore_hit, NULL)), expect_error("width and height");
-    assert_false(cw_world_cast_shape(world, &box, &bad, (cw_vec2){1, 0}, all, ignore_hit, NULL)), expect_error("zero scale");
-    assert_false(cw_world_cast_shape(world, &box, &t, (cw_vec2){1, 0}, all, NULL, NULL)), expect_error("callback is NULL");
-    assert_false(cw_world_cast_shape(world, &box, &t, (cw_vec2){NAN, 0}, all, ignore_hit, NULL)), expect_error("not finite");
-    assert_false(cw_world_cast_shape(world, &box, &t, (cw_vec2){0, INFINITY}, all, ignore_hit, NULL)), expect_error("not finite");
-    assert_false(cw_world_cast_shape_closest(world, &box, &t, (cw_vec2){1, 0}, all, NULL)), expect_error("hit output pointer");
-    assert_false(cw_world_cast_shape_closest(world, &box, &t, (cw_vec2){NAN, 0}, all, &hit)), expect_error("not finite");
+    assert_false(cw_world_cast_shape(NULL, &box, &t, (cw_vec2){1, 0}, all, ignore_hit, NULL));
+    expect_and_clear_error("world is NULL");
+    assert_false(cw_world_cast_shape(world, NULL, &t, (cw_vec2){1, 0}, all, ignore_hit, NULL));
+    expect_and_clear_error("shape is NULL");
+    assert_false(cw_world_cast_shape(world, &box, NULL, (cw_vec2){1, 0}, all, ignore_hit, NULL));
+    expect_and_clear_error("transform is NULL");
+    assert_false(cw_world_cast_shape(world, &no_box, &t, (cw_vec2){1, 0}, all, ignore_hit, NULL));
+    expect_and_clear_error("width and height");
+    assert_false(cw_world_cast_shape(world, &box, &bad, (cw_vec2){1, 0}, all, ignore_hit, NULL));
+    expect_and_clear_error("zero scale");
+    assert_false(cw_world_cast_shape(world, &box, &t, (cw_vec2){1, 0}, all, NULL, NULL));
+    expect_and_clear_error("callback is NULL");
+    assert_false(cw_world_cast_shape(world, &box, &t, (cw_vec2){NAN, 0}, all, ignore_hit, NULL));
+    expect_and_clear_error("not finite");
+    assert_false(cw_world_cast_shape(world, &box, &t, (cw_vec2){0, INFINITY}, all, ignore_hit, NULL));
+    expect_and_clear_error("not finite");
+    assert_false(cw_world_cast_shape_closest(world, &box, &t, (cw_vec2){1, 0}, all, NULL));
+    expect_and_clear_error("hit output pointer");
+    assert_false(cw_world_cast_shape_closest(world, &box, &t, (cw_vec2){NAN, 0}, all, &hit));
+    expect_and_clear_error("not finite");
     assert_memory_equal(&hit, &sentinel, sizeof hit);
     // A miss is no error; a zero translation is a shape query at fraction 0.
     cw_transform far = at(100, 100);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "event_log.h"
+#include "expect_error.h"
 #include "gen.h"
 #include "suites.h"
 
@@ -45,14 +46,6 @@ static cw_body_id add_box_def(cw_world *world, float size, float x, float y, int
 static cw_body_id add_box(cw_world *world, float size, float x, float y)
 {
     return add_box_def(world, size, x, y, 0, false);
-}
-
-static void expect_error(const char *word)
-{
-    if (!gen_contains_nocase(cw_last_error(), word))
-        printf("error '%s', expected it to mention '%s'\n", cw_last_error(), word);
-    assert_true(gen_contains_nocase(cw_last_error(), word));
-    cw_clear_error();
 }
 
 static bool same_id(cw_body_id a, cw_body_id b) { return a.index == b.index && a.generation == b.generation; }
@@ -482,24 +475,24 @@ static void test_touch_misuse(void **state)
     cw_body_destroy(world, stale);
     cw_touch out[2];
     cw_clear_error();
-    assert_int_equal(cw_body_touching(NULL, body, out, 2), -1), expect_error("world is NULL");
-    assert_int_equal(cw_body_touching(world, stale, out, 2), -1), expect_error("stale");
-    assert_int_equal(cw_body_touching(world, null_id, out, 2), -1), expect_error("stale or null");
-    assert_int_equal(cw_body_touching(world, body, out, -1), -1), expect_error("capacity is negative");
-    assert_int_equal(cw_body_touching(world, body, NULL, 2), -1), expect_error("output array is NULL");
-    assert_false(cw_pair_touching(NULL, body, body)), expect_error("world is NULL");
-    assert_false(cw_pair_touching(world, body, stale)), expect_error("stale");
-    assert_false(cw_pair_touching(world, stale, body)), expect_error("stale");
-    assert_false(cw_body_set_group(NULL, body, 1)), expect_error("world is NULL");
-    assert_false(cw_body_set_group(world, stale, 1)), expect_error("stale");
-    assert_int_equal(cw_body_group(world, stale), 0), expect_error("stale");
-    assert_int_equal(cw_body_group(NULL, body), 0), expect_error("world is NULL");
-    assert_false(cw_body_set_enabled(NULL, body, false)), expect_error("world is NULL");
-    assert_false(cw_body_set_enabled(world, stale, false)), expect_error("stale");
-    assert_false(cw_body_is_enabled(world, stale)), expect_error("stale");
-    assert_false(cw_body_is_enabled(NULL, body)), expect_error("world is NULL");
+    assert_int_equal(cw_body_touching(NULL, body, out, 2), -1), expect_and_clear_error("world is NULL");
+    assert_int_equal(cw_body_touching(world, stale, out, 2), -1), expect_and_clear_error("stale");
+    assert_int_equal(cw_body_touching(world, null_id, out, 2), -1), expect_and_clear_error("stale or null");
+    assert_int_equal(cw_body_touching(world, body, out, -1), -1), expect_and_clear_error("capacity is negative");
+    assert_int_equal(cw_body_touching(world, body, NULL, 2), -1), expect_and_clear_error("output array is NULL");
+    assert_false(cw_pair_touching(NULL, body, body)), expect_and_clear_error("world is NULL");
+    assert_false(cw_pair_touching(world, body, stale)), expect_and_clear_error("stale");
+    assert_false(cw_pair_touching(world, stale, body)), expect_and_clear_error("stale");
+    assert_false(cw_body_set_group(NULL, body, 1)), expect_and_clear_error("world is NULL");
+    assert_false(cw_body_set_group(world, stale, 1)), expect_and_clear_error("stale");
+    assert_int_equal(cw_body_group(world, stale), 0), expect_and_clear_error("stale");
+    assert_int_equal(cw_body_group(NULL, body), 0), expect_and_clear_error("world is NULL");
+    assert_false(cw_body_set_enabled(NULL, body, false)), expect_and_clear_error("world is NULL");
+    assert_false(cw_body_set_enabled(world, stale, false)), expect_and_clear_error("stale");
+    assert_false(cw_body_is_enabled(world, stale)), expect_and_clear_error("stale");
+    assert_false(cw_body_is_enabled(NULL, body)), expect_and_clear_error("world is NULL");
     cw_events ev = cw_world_events(NULL);
-    expect_error("world is NULL");
+    expect_and_clear_error("world is NULL");
     assert_true(ev.begins == NULL && ev.begin_count + ev.stay_count + ev.end_count == 0);
     // Valid calls leave no error; the body was not changed by the failed ones.
     assert_int_equal(cw_body_touching(world, body, NULL, 0), 0);
