@@ -242,6 +242,8 @@ static void make_list_case(list_case *c, gen_rng *r, int n, int workers)
         cw_body_def def = cw_default_body_def();
         def.shape = c->shapes[i].shape;
         def.transform = c->now[i];
+        def.swept = n < 100 && gen_chance(r, 0.15); // begins along the motion: fractions compared
+        def.is_static = gen_chance(r, 0.1); // moved all the same
         c->ids[i] = cw_body_create(c->one, &def);
         cw_body_id same = cw_body_create(c->listed, &def);
         assert_memory_equal(&same, &c->ids[i], sizeof same);
