@@ -569,12 +569,16 @@ static inline bool cw__moderate(float px, float py, float ox, float oy, float sx
            (cw__max_u32(scale_x, scale_y) < 8 * binade);
 }
 
+// The larger side of a box of `size` (by magnitude), as cw__moderate() takes it.
+static inline float cw__box_side(cw_vec2 size)
+{
+    return cw__abs_bits(size.x) > cw__abs_bits(size.y) ? size.x : size.y;
+}
+
 // cw__moderate() of a shape (valid or not: a bad one fails later) under a transform.
 static inline bool cw__placement_is_moderate(const cw_shape *shape, const cw_transform *t)
 {
-    float side = 0.0f;
-    if (shape->type == CW_SHAPE_BOX)
-        side = cw__abs_bits(shape->size.x) > cw__abs_bits(shape->size.y) ? shape->size.x : shape->size.y;
+    const float side = shape->type == CW_SHAPE_BOX ? cw__box_side(shape->size) : 0.0f;
     return cw__moderate(t->position.x, t->position.y, t->origin.x, t->origin.y, t->scale.x, t->scale.y, side);
 }
 

@@ -6,15 +6,11 @@
 
 #include <string.h>
 
-// Whether the placement is moderate (cw__moderate) with a finite rotation, so valid: the full check
-// is only for the others. Reads the slot and hot record, not a mask's kept form.
+// Whether the placement is moderate (cw__placement_is_moderate) with a finite rotation, so valid:
+// the full check is only for the others. Reads the slot and hot record, not a mask's kept form.
 static inline bool moderate_move(const cw_world *world, uint32_t index, const cw_transform *t)
 {
-    float side = 0.0f;
-    if (world->hot[index].is_box) {
-        const cw_vec2 size = world->slots[index].size;
-        side = cw__abs_bits(size.x) > cw__abs_bits(size.y) ? size.x : size.y;
-    }
+    const float side = world->hot[index].is_box ? cw__box_side(world->slots[index].size) : 0.0f;
     return cw__moderate(t->position.x, t->position.y, t->origin.x, t->origin.y, t->scale.x, t->scale.y, side) &&
            cw__abs_bits(t->rotation) < 0x7f800000u;
 }
