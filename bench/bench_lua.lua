@@ -1,9 +1,10 @@
--- What the Lua binding costs on top of the C step: N boxes drifting in a square, each moved by
--- body:set{} every frame, begin/end callbacks counting events. Prints ms per frame for the moves,
--- the step as Lua sees it (callbacks included) and the step's own time (stats), medians of 5 runs.
+-- What the Lua binding costs on top of the C step: N boxes drifting in a square (the script keeps
+-- their positions in arrays), each moved every frame by body:set{}, by body:move_to(), or all at
+-- once by world:move_all(); begin/end callbacks counting events. Prints ms per frame for the moves, the
+-- step as Lua sees it (callbacks included) and the step's own time (stats), medians of 5 runs.
 local cw = require "collworld"
 
-local function run(n, frames, callbacks, fast)
+local function run(n, frames, callbacks, how)
     local side = math.sqrt(n) * 24
     local seed = 12345
     local function rand()
@@ -21,18 +22,27 @@ local function run(n, frames, callbacks, fast)
         bodies[k] = world:body{ shape = cw.box(8 + 8 * rand(), 8 + 8 * rand()), x = rand() * side, y = rand() * side,
             rotation = rand() * 6.28, data = { vx = rand() * 2 - 1, vy = rand() * 2 - 1 } }
     end
+    local xs, ys, vxs, vys = {}, {}, {}, {} -- the script keeps its sprites' positions in arrays
+    for k = 1, n do
+        xs[k], ys[k] = bodies[k]:position()
+        vxs[k], vys[k] = bodies[k].data.vx, bodies[k].data.vy
+    end
     world:step()
     local move, step, inner = 0, 0, 0
     for _ = 1, frames do
         local t0 = os.clock()
         for k = 1, n do
-            local b = bodies[k]
-            local d = b.data
-            local x, y = b:position()
-            if fast then
-                b:move_to((x + d.vx) % side, (y + d.vy) % side)
-            else
-                b:set{ x = (x + d.vx) % side, y = (y + d.vy) % side }
+            xs[k], ys[k] = (xs[k] + vxs[k]) % side, (ys[k] + vys[k]) % side
+        end
+        if how == "move_all" then
+            world:move_all(bodies, xs, ys)
+        elseif how == "move_to" then
+            for k = 1, n do
+                bodies[k]:move_to(xs[k], ys[k])
+            end
+        else
+            for k = 1, n do
+                bodies[k]:set{ x = xs[k], y = ys[k] }
             end
         end
         local t1 = os.clock()
@@ -52,16 +62,18 @@ local function median(list)
 end
 
 print(("collworld Lua binding, %s%s"):format(_VERSION, jit and (" / " .. jit.version) or ""))
-print("| boxes | callbacks | move by set{}, ms | move by move_to(), ms | step from Lua, ms | step's own time, ms | events/frame |")
-print("|---:|---|---:|---:|---:|---:|---:|")
+print("| boxes | callbacks | move by set{}, ms | move by move_to(), ms | move_all(), ms | step from Lua, ms "
+    .. "| step's own time, ms | events/frame |")
+print("|---:|---|---:|---:|---:|---:|---:|---:|")
 for _, n in ipairs({ 2000, 10000 }) do
     for _, callbacks in ipairs({ false, true }) do
-        local m, f, s, i, e = {}, {}, {}, {}, 0
-        for r = 1, 5 do -- interleaved: set{} then move_to()
-            m[r] = run(n, 60, callbacks, false)
-            f[r], s[r], i[r], e = run(n, 60, callbacks, true)
+        local m, f, a, s, i, e = {}, {}, {}, {}, {}, 0
+        for r = 1, 5 do -- interleaved: set{}, move_to(), move_all()
+            m[r] = run(n, 60, callbacks, "set")
+            f[r], s[r], i[r], e = run(n, 60, callbacks, "move_to")
+            a[r] = run(n, 60, callbacks, "move_all")
         end
-        print(("| %d | %s | %.2f | %.2f | %.2f | %.2f | %.0f |"):format(n, callbacks and "begin+end" or "none",
-            median(m), median(f), median(s), median(i), e))
+        print(("| %d | %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.0f |"):format(n, callbacks and "begin+end" or "none",
+            median(m), median(f), median(a), median(s), median(i), e))
     end
 end

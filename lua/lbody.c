@@ -1,7 +1,9 @@
 // Bodies: world:body{...}, body:set{...} / body.x = ..., frames and shapes, destroy, what a body
 // touches. A body object keeps its world and its shape (and so a frame's sheet) alive, and holds
 // the user's data; every change is parsed and checked before the first call that changes the world.
+#include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "lcw.h"
@@ -215,6 +217,89 @@ static int body_move_to(lua_State *L)
     if (!cw_body_set_transform(world, body->id, &t))
         return lcw_fail(L);
     return 0;
+}
+
+// Room for `n` elements of `size` bytes in *list (capacity *capacity, grown by doubling and kept
+// for the next call); raises (before any change to the world) if memory runs out.
+static void reserve_list(lua_State *L, void **list, size_t *capacity, size_t size, size_t n)
+{
+    if (n <= *capacity)
+        return;
+    size_t grown = *capacity ? *capacity : 64;
+    while (grown < n)
+        grown *= 2;
+    void *memory = lcw_realloc(L, *list, *capacity * size, grown * size);
+    if (memory == NULL)
+        luaL_error(L, "collworld: out of memory");
+    *list = memory, *capacity = grown;
+}
+
+// list[k] as a number, or an argument error naming the index.
+static float number_at(lua_State *L, int list, int arg, lua_Integer k)
+{
+    lua_rawgeti(L, list, k);
+    int is_number;
+    lua_Number v = lua_tonumberx(L, -1, &is_number);
+    if (!is_number)
+        luaL_argerror(L, arg, lua_pushfstring(L, "number expected at index %d, got %s", (int)k, luaL_typename(L, -1)));
+    lua_pop(L, 1);
+    return (float)v;
+}
+
+// bodies[k], a live body of the world `lw`, or an argument error naming the index.
+static const lcw_body *body_at(lua_State *L, const lcw_world *lw, lua_Integer k)
+{
+    lua_rawgeti(L, 2, k);
+    const lcw_body *body = luaL_testudata(L, -1, LCW_BODY);
+    if (body == NULL)
+        luaL_argerror(L, 2, lua_pushfstring(L, "body expected at index %d, got %s", (int)k, luaL_typename(L, -1)));
+    if (body->world != lw)
+        luaL_argerror(L, 2, lua_pushfstring(L, "the body at index %d belongs to another world", (int)k));
+    if (body->dead)
+        luaL_argerror(L, 2, lua_pushfstring(L, "the body at index %d was destroyed", (int)k));
+    lua_pop(L, 1);
+    return body;
+}
+
+// world:move_all(bodies, xs, ys [, rotations]): bodies[k]:move_to(xs[k], ys[k] [, rotations[k]])
+// for every k in one call (cw_world_set_transforms): every entry is read and checked before any
+// body moves, and a long list is placed on the world's workers. A script's loop then only fills
+// arrays, which LuaJIT compiles (a call into C per body stops it).
+static int world_move_all(lua_State *L)
+{
+    lcw_world *lw = lcw_check_world(L, 1);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    luaL_checktype(L, 3, LUA_TTABLE);
+    luaL_checktype(L, 4, LUA_TTABLE);
+    const bool turn = !lua_isnoneornil(L, 5);
+    if (turn)
+        luaL_checktype(L, 5, LUA_TTABLE);
+    const size_t n = lcw_rawlen(L, 2);
+    if (n > (size_t)INT_MAX)
+        luaL_argerror(L, 2, "too many bodies");
+    void *ids = lw->move_ids, *to = lw->move_to;
+    reserve_list(L, &ids, &lw->move_ids_capacity, sizeof *lw->move_ids, n);
+    lw->move_ids = ids;
+    reserve_list(L, &to, &lw->move_to_capacity, sizeof *lw->move_to, n);
+    lw->move_to = to;
+    for (size_t i = 0; i < n; i++) {
+        const lua_Integer k = (lua_Integer)i + 1;
+        const lcw_body *body = body_at(L, lw, k);
+        cw_transform t = cw_body_transform(lw->world, body->id);
+        t.position.x = number_at(L, 3, 3, k);
+        t.position.y = number_at(L, 4, 4, k);
+        if (turn)
+            t.rotation = number_at(L, 5, 5, k);
+        lw->move_ids[i] = body->id, lw->move_to[i] = t;
+    }
+    if (cw_world_set_transforms(lw->world, lw->move_ids, lw->move_to, (int)n))
+        return 0;
+    // Entries are counted from 0 in the library's sentence and from 1 in Lua.
+    const char *error = cw_last_error();
+    int entry, rest = 0;
+    if (sscanf(error, "Entry %d of the list %n", &entry, &rest) == 1 && rest > 0)
+        return luaL_error(L, "collworld: entry %d of the list %s", entry + 1, error + rest);
+    return lcw_fail(L);
 }
 
 // body:set_frame(mask) / body:set_shape(shape)
@@ -452,4 +537,6 @@ void lcw_open_bodies(lua_State *L, int world_methods)
     lua_pushcfunction(L, raw_set);
     lua_pushcclosure(L, world_body, 1);
     lua_setfield(L, world_methods, "body");
+    lua_pushcfunction(L, world_move_all);
+    lua_setfield(L, world_methods, "move_all");
 }

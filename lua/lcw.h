@@ -73,6 +73,9 @@ typedef struct lcw_world {
     lcw_found *found;     // query scratch (Lua's allocator), kept for the next query
     size_t found_count, found_capacity;
     bool found_overflow;  // the scratch could not grow: the query stopped early
+    cw_body_id *move_ids; // world:move_all's lists (Lua's allocator), kept for the next call
+    cw_transform *move_to;
+    size_t move_ids_capacity, move_to_capacity;
 } lcw_world;
 
 typedef struct lcw_body {

@@ -307,8 +307,11 @@ static void close_world(lua_State *L, lcw_world *lw, int world_idx)
     lw->world = NULL;
     lcw_realloc(L, lw->dying, lw->dying_capacity * sizeof *lw->dying, 0);
     lcw_realloc(L, lw->found, lw->found_capacity * sizeof *lw->found, 0);
-    lw->dying = NULL, lw->found = NULL;
+    lcw_realloc(L, lw->move_ids, lw->move_ids_capacity * sizeof *lw->move_ids, 0);
+    lcw_realloc(L, lw->move_to, lw->move_to_capacity * sizeof *lw->move_to, 0);
+    lw->dying = NULL, lw->found = NULL, lw->move_ids = NULL, lw->move_to = NULL;
     lw->dying_count = lw->dying_capacity = lw->found_count = lw->found_capacity = 0;
+    lw->move_ids_capacity = lw->move_to_capacity = 0;
 }
 
 // world:reserve(n): room for n bodies in all, made now (cw_world_reserve), e.g. before a level.

@@ -24,9 +24,17 @@ for k = 1, 12 do
 end
 bodies[#bodies + 1] = world:body{ shape = mask, x = 3, y = 3, swept = true }
 for step = 1, 4 do
+    local live, xs, ys = {}, {}, {}
     for k = 1, #bodies do
-        if bodies[k]:is_valid() then bodies[k]:move_to(bodies[k].x + 1, bodies[k].y) end
+        if bodies[k]:is_valid() then
+            if k % 2 == 0 then
+                bodies[k]:move_to(bodies[k].x + 1, bodies[k].y)
+            else -- the others in one list
+                live[#live + 1], xs[#xs + 1], ys[#ys + 1] = bodies[k], bodies[k].x + 1, bodies[k].y
+            end
+        end
     end
+    world:move_all(live, xs, ys)
     world:step()
     local events = world:events()
     assert(#events.begins + #events.stays + #events.ends >= 0)

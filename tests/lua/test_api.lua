@@ -472,7 +472,90 @@ local function stays_and_callbacks()
     w2:close()
 end
 
+-- world:move_all: the same bodies as move_to one at a time (random lists, with and without
+-- rotations, in worlds with and without workers: transforms and events alike); each bad entry
+-- raises naming its index and moves nothing; allowed in a step's callback.
+local function move_all()
+    local r = h.rng(4242)
+    for case = 1, h.count(40) do
+        local workers = case % 2 + 1
+        local one, listed = cw.world{ workers = 1 }, cw.world{ workers = workers }
+        local ones, lists, logs = {}, {}, { {}, {} }
+        for i, w in ipairs({ one, listed }) do
+            w:on_begin(function(a, b) logs[i][#logs[i] + 1] = "b" .. a:id() .. "-" .. b:id() end)
+            w:on_end(function(a, b) logs[i][#logs[i] + 1] = "e" .. a:id() .. "-" .. b:id() end)
+        end
+        local n = r.int(1, 60)
+        for k = 1, n do
+            local def = { shape = cw.box(r.float(1, 6), r.float(1, 6)), x = r.float(0, 40), y = r.float(0, 40),
+                rotation = r.float(-3, 3) }
+            ones[k], lists[k] = one:body(def), listed:body(def)
+        end
+        for frame = 1, 4 do
+            local xs, ys, rs, turn = {}, {}, {}, r.chance(0.5)
+            for k = 1, n do
+                xs[k], ys[k], rs[k] = r.float(0, 40), r.float(0, 40), r.float(-3, 3)
+                ones[k]:move_to(xs[k], ys[k], turn and rs[k] or nil)
+            end
+            listed:move_all(lists, xs, ys, turn and rs or nil)
+            for k = 1, n do
+                local a, b = ones[k], lists[k]
+                h.check(a.x == b.x and a.y == b.y and a.rotation == b.rotation, "move_all moves as move_to", case, k)
+            end
+            one:step()
+            listed:step()
+            h.equal(table.concat(logs[2], " "), table.concat(logs[1], " "), "move_all's events")
+            logs[1], logs[2] = {}, {}
+        end
+        one:close()
+        listed:close()
+    end
+
+    local w, other = cw.world{}, cw.world{}
+    local box = cw.box(2, 2)
+    local bodies = { w:body{ shape = box }, w:body{ shape = box, x = 1 }, w:body{ shape = box, x = 2 } }
+    local stranger, gone = other:body{ shape = box }, w:body{ shape = box, x = 3 }
+    gone:destroy()
+    local xs, ys = { 10, 20, 30 }, { 0, 0, 0 }
+    local function unmoved()
+        h.check(bodies[1].x == 0 and bodies[2].x == 1 and bodies[3].x == 2, "a failed move_all moves nothing")
+    end
+    h.raises("bad argument #1 to 'move_all' (table expected, got nil)", function() w:move_all(nil, xs, ys) end)
+    h.raises("bad argument #3 to 'move_all' (table expected, got number)", function() w:move_all(bodies, xs, 0) end)
+    h.raises("bad argument #4 to 'move_all' (table expected, got string)",
+        function() w:move_all(bodies, xs, ys, "r") end)
+    h.raises("bad argument #1 to 'move_all' (body expected at index 2, got string)",
+        function() w:move_all({ bodies[1], "b" }, xs, ys) end)
+    h.raises("bad argument #1 to 'move_all' (the body at index 2 belongs to another world)",
+        function() w:move_all({ bodies[1], stranger }, xs, ys) end)
+    h.raises("bad argument #1 to 'move_all' (the body at index 3 was destroyed)",
+        function() w:move_all({ bodies[1], bodies[2], gone }, xs, ys) end)
+    h.raises("bad argument #3 to 'move_all' (number expected at index 3, got nil)",
+        function() w:move_all(bodies, xs, { 0, 0 }) end)
+    h.raises("bad argument #4 to 'move_all' (number expected at index 1, got boolean)",
+        function() w:move_all(bodies, xs, ys, { true }) end)
+    h.raises("collworld: entry 2 of the list has a non-finite position, rotation, scale or origin; nothing was moved.",
+        function() w:move_all(bodies, { 1, 0 / 0, 3 }, ys) end)
+    h.raises("collworld: entry 3 of the list names a body an earlier entry names (list each body once); "
+        .. "nothing was moved.", function() w:move_all({ bodies[1], bodies[2], bodies[1] }, xs, ys) end)
+    unmoved()
+    w:move_all({}, {}, {})
+    unmoved()
+    -- From a step's callback: the bodies move for the next step.
+    local moved = false
+    w:on_begin(function(a, b)
+        if not moved then w:move_all({ a, b }, { 100, 200 }, { 0, 0 }) end
+        moved = true
+    end)
+    w:step()
+    h.check(bodies[1].x == 100 and bodies[2].x == 200, "move_all from a callback", bodies[1].x, bodies[2].x)
+    w:close()
+    h.raises("collworld: the world was closed", function() w:move_all(bodies, xs, ys) end)
+    other:close()
+end
+
 h.run("lua api", {
+    { "moving many bodies at once", move_all },
     { "stays and callbacks", stays_and_callbacks },
     { "every entry point's misuse", every_entry_point },
     { "bad arguments", bad_arguments },
