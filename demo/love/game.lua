@@ -162,6 +162,8 @@ function Game:update(dt, input)
     -- Every body in index order (never pairs() over objects: its order follows memory addresses,
     -- and the order of destroys decides which slots new bodies take, so the game would differ
     -- from run to run).
+    -- The rocks move in one call (world:move_all), then wrap.
+    local rocks, xs, ys, turns = {}, {}, {}, {}
     for _, body in ipairs(self.world:bodies()) do
         local b = body.data
         if b.kind == "bullet" then
@@ -173,10 +175,13 @@ function Game:update(dt, input)
                 self:wrap(body, 2)
             end
         elseif b.kind == "rock" or b.kind == "pebble" then
-            body:move_to(body.x + b.vx * dt, body.y + b.vy * dt, body.rotation + b.spin * dt)
-            self:wrap(body, 48)
+            local k = #rocks + 1
+            rocks[k], xs[k], ys[k] = body, body.x + b.vx * dt, body.y + b.vy * dt
+            turns[k] = body.rotation + b.spin * dt
         end
     end
+    self.world:move_all(rocks, xs, ys, turns)
+    for _, rock in ipairs(rocks) do self:wrap(rock, 48) end
     if self.rocks == 0 then -- a new wave
         for _ = 1, 8 do self:spawn_rock("rock", nil, nil, 48) end
     end
