@@ -76,6 +76,16 @@ bool cw__move_body(cw_world *world, uint32_t index, const cw_transform *t)
 
 // --- A list of moves ---
 
+// A large world's bodies lie anywhere in memory, and a list names them in the caller's order, so
+// their records are asked for ahead: while checking, the slot and hot record CHECK_AHEAD entries
+// ahead; while placing, the same 2 * MOVE_AHEAD ahead (in case the check's are gone) and a mask's
+// kept form (its hot record in by then) MOVE_AHEAD ahead. 100k boxes listed in random order: 22.8
+// ms one call a body, the list 15.6 ms placing ahead only, 13.3 checking ahead too. A small world's
+// records stay in the cache, where asking is pure cost.
+#define MOVE_AHEAD 8
+#define CHECK_AHEAD 16
+#define PREFETCHED_MOVES 16384
+
 // cw__transform_is_valid() for entry k of a list, its error naming the entry.
 static bool transform_is_valid(int k, const cw_transform *t)
 {
@@ -95,9 +105,15 @@ static int check_list(cw_world *world, const cw_body_id *bodies, const cw_transf
                       int *masks)
 {
     *masks = 0;
+    const bool far = world->slot_count >= PREFETCHED_MOVES;
     for (int k = 0; k < count; k++) {
         const uint32_t index = bodies[k].index;
         const cw_transform *t = &transforms[k];
+        if (far && k + CHECK_AHEAD < count && bodies[k + CHECK_AHEAD].index < world->slot_count) {
+            const uint32_t ahead = bodies[k + CHECK_AHEAD].index; // an id not yet checked: in range only
+            cw__prefetch_lines(&world->hot[ahead], sizeof(cw__hot));
+            cw__prefetch_lines(&world->slots[ahead], sizeof(cw__slot));
+        }
         if (!cw__is_live(world, bodies[k])) {
             cw__failf("Entry %d of the list names no live body (its id is stale or null); nothing was moved.", k);
             return k;
@@ -133,12 +149,6 @@ typedef struct move_list {
     const cw_transform *transforms;
     int count;
 } move_list;
-
-// A large world's bodies lie anywhere in memory, so their records are asked for ahead: the slot and
-// hot record 2 * MOVE_AHEAD entries ahead, and a mask's kept form (its hot record in by then)
-// MOVE_AHEAD ahead. A small world's records stay in the cache, where asking is pure cost.
-#define MOVE_AHEAD 8
-#define PREFETCHED_MOVES 16384
 
 static inline void prefetch_entry(const move_list *list, int k)
 {
