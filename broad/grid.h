@@ -181,4 +181,10 @@ bool cw__grid_set_cell_size(cw__grid *grid, float cell_size);
 // Number of proxies in the large list.
 static inline int cw__grid_large_count(const cw__grid *grid) { return (int)grid->large_count; }
 
+// The proxy of `index` (for its owner to ask for its memory ahead), or NULL if there is none yet.
+static inline const cw__proxy *cw__grid_proxy_at(const cw__grid *grid, uint32_t index)
+{
+    return index < grid->proxy_capacity ? &grid->proxies[index] : NULL;
+}
+
 #endif

@@ -352,6 +352,24 @@ static double now_ms(void)
 
 // --- broadphase ---
 
+// The moved bodies come in the order they were moved, which in a large world whose bodies were
+// made and destroyed over time is anywhere in memory: each one's records (hot record, slot, grid
+// proxy, retest step) are asked for MOVED_AHEAD bodies ahead. 100k boxes moved in random order:
+// the broadphase 19.8 -> 16.7 ms (12.6 in index order, unchanged). A small world's records stay in
+// the cache, where asking is pure cost.
+#define MOVED_AHEAD 32
+#define PREFETCHED_MOVED 16384
+
+static CW__ALWAYS_INLINE void prefetch_moved(const cw_world *world, uint32_t index)
+{
+    cw__prefetch_lines(&world->hot[index], sizeof(cw__hot));
+    cw__prefetch_lines(&world->slots[index], sizeof(cw__slot));
+    cw__prefetch(&world->retest_step[index]);
+    const cw__proxy *proxy = cw__grid_proxy_at(&world->grid, index);
+    if (proxy != NULL)
+        cw__prefetch_lines(proxy, sizeof *proxy);
+}
+
 // Takes the dirty list for this step and files the changed bodies' new AABBs in the grid (swept
 // bodies are filed afterwards, under their motion's box: cw__file_swept). Also measures how far the
 // unswept bodies moved, which widens the swept bodies' boxes.
@@ -363,8 +381,11 @@ static void update_moved(cw_world *world)
     world->dirty.count = 0;
     world->moved = taken;
     world->moved.count = 0;
+    const bool far = world->slot_count >= PREFETCHED_MOVED;
     for (uint32_t i = 0; i < taken.count; i++) {
         uint32_t index = taken.items[i];
+        if (far && i + MOVED_AHEAD < taken.count)
+            prefetch_moved(world, taken.items[i + MOVED_AHEAD]);
         cw__slot *slot = &world->slots[index];
         if (world->hot[index].state != CW__ALIVE || !world->hot[index].dirty)
             continue; // destroyed since it was listed
@@ -632,7 +653,10 @@ static void finish_stats(cw_world *world, double t0, double t1, double t2, doubl
 // callbacks, which may move them again for the next step).
 static void start_next_motion(cw_world *world)
 {
+    const bool far = world->slot_count >= PREFETCHED_MOVED;
     for (uint32_t i = 0; i < world->moved.count; i++) {
+        if (far && i + MOVED_AHEAD < world->moved.count)
+            cw__prefetch_lines(&world->slots[world->moved.items[i + MOVED_AHEAD]], sizeof(cw__slot));
         cw__slot *slot = &world->slots[world->moved.items[i]];
         slot->from = slot->transform.position; // a fresh body's first step is over
     }
