@@ -12,7 +12,8 @@
 void cw__test_near_wrap(cw_world *world, uint32_t left);
 
 // Lists of moves with at least `work` box moves' worth (a mask counts two) go to the workers, where
-// the world has them (0: the library's own threshold), so that tests reach that path with short lists.
+// the world has them, and their bodies' records are asked for ahead as in a large world (0: the
+// library's own thresholds), so that tests reach those paths with short lists in small worlds.
 void cw__test_share_moves_from(cw_world *world, int work);
 
 #endif

@@ -152,7 +152,7 @@ typedef struct cw__pool cw__pool;
 struct cw_world {
     cw_world_def def;
     int workers;            // workers the step uses (1: none but the stepping thread)
-    int share_moves_from;   // tests only (cw__test_share_moves_from): 0, or moves.c's PARALLEL_MOVES
+    int share_moves_from;   // tests only (cw__test_share_moves_from): 0, else lists this long on the workers
     cw__pool *pool;         // the world's own threads, when workers > 1 without a task system
     atomic_bool stepping;   // a step runs (set by the stepping thread; others fail to step)
     atomic_int queries;     // queries running, on any thread

@@ -86,6 +86,13 @@ bool cw__move_body(cw_world *world, uint32_t index, const cw_transform *t)
 #define CHECK_AHEAD 16
 #define PREFETCHED_MOVES 16384
 
+// Whether a list's bodies' records are asked for ahead: in a large world, or always under the test
+// hook (cw__test_share_moves_from), so that the tests' small worlds run that path too.
+static inline bool asks_ahead(const cw_world *world)
+{
+    return world->slot_count >= PREFETCHED_MOVES || world->share_moves_from != 0;
+}
+
 // cw__transform_is_valid() for entry k of a list, its error naming the entry.
 static bool transform_is_valid(int k, const cw_transform *t)
 {
@@ -105,7 +112,7 @@ static int check_list(cw_world *world, const cw_body_id *bodies, const cw_transf
                       int *masks)
 {
     *masks = 0;
-    const bool far = world->slot_count >= PREFETCHED_MOVES;
+    const bool far = asks_ahead(world);
     for (int k = 0; k < count; k++) {
         const uint32_t index = bodies[k].index;
         const cw_transform *t = &transforms[k];
@@ -147,18 +154,19 @@ typedef struct move_list {
     cw_world *world;
     const cw_body_id *bodies;
     const cw_transform *transforms;
-    int count;
 } move_list;
 
-static inline void prefetch_entry(const move_list *list, int k)
+// Asks for what entry k's successors in [k, end) will read. Never past `end`: the entries after it
+// may be another worker's, whose hot records it is writing.
+static inline void prefetch_entry(const move_list *list, int k, int end)
 {
     const cw_world *world = list->world;
-    if (k + 2 * MOVE_AHEAD < list->count) {
+    if (k + 2 * MOVE_AHEAD < end) {
         const uint32_t index = list->bodies[k + 2 * MOVE_AHEAD].index;
         cw__prefetch_lines(&world->hot[index], sizeof(cw__hot));
         cw__prefetch_lines(&world->slots[index], sizeof(cw__slot));
     }
-    if (k + MOVE_AHEAD < list->count) {
+    if (k + MOVE_AHEAD < end) {
         const cw__hot *hot = &world->hot[list->bodies[k + MOVE_AHEAD].index];
         if (!hot->is_box)
             cw__prefetch_lines(cw__mask_body(world, hot->mask_body), sizeof(cw__body));
@@ -173,12 +181,12 @@ static void place_range(int start, int end, int worker, void *context)
     (void)worker;
     const move_list *list = context;
     cw_world *world = list->world;
-    const bool far = world->slot_count >= PREFETCHED_MOVES;
+    const bool far = asks_ahead(world);
     int k = start;
     for (; k + 1 < end; k += 2) {
         if (far) {
-            prefetch_entry(list, k);
-            prefetch_entry(list, k + 1);
+            prefetch_entry(list, k, end);
+            prefetch_entry(list, k + 1, end);
         }
         const uint32_t a = list->bodies[k].index, b = list->bodies[k + 1].index;
         const cw_transform *ta = &list->transforms[k], *tb = &list->transforms[k + 1];
@@ -227,7 +235,7 @@ bool cw_world_set_transforms(cw_world *world, const cw_body_id *bodies, const cw
         unlist(world, bodies, bad, dirty_before);
         return false;
     }
-    move_list list = {world, bodies, transforms, count};
+    move_list list = {world, bodies, transforms};
     // Inside a step (from a callback) the step owns the workers: the calling thread places alone.
     const int share_from = world->share_moves_from ? world->share_moves_from : PARALLEL_MOVES;
     if ((int64_t)count + masks >= share_from && !cw__in_step(world))
