@@ -507,11 +507,11 @@ typedef struct cw_world_def {
     /// the largest step; set false when only the callbacks are used.
     bool event_arrays;
     /// Threads the step (and cw_world_set_transforms() with a long list) may use, 1 to
-    /// CW_MAX_WORKERS (default 1). With enqueue_task set, your
-    /// task system runs the step's parallel work as this many workers; without, a world with
-    /// worker_count > 1 starts worker_count - 1 threads of its own (they sleep between steps and are
-    /// joined by cw_world_destroy(); if they cannot all be started the world still works, with
-    /// those that did, and cw_world_stats::workers says how many run). Whatever the count or the
+    /// CW_MAX_WORKERS (default 1). With enqueue_task set, your task system runs the step's
+    /// parallel work as this many workers; without, a world with worker_count > 1 starts
+    /// worker_count - 1 threads of its own (they sleep between steps and are joined by
+    /// cw_world_destroy(); if they cannot all be started the world still works, with those that
+    /// did, and cw_world_stats::workers says how many run). Whatever the count or the
     /// task system, every event, its order, manifold and fraction is the same, byte for byte; the
     /// callbacks always run on the thread that called cw_world_step().
     int worker_count;
@@ -623,10 +623,11 @@ CW_API bool cw_body_set_transform(cw_world *world, cw_body_id body, const cw_tra
 /// out of index order in a large world, whose records it then asks for ahead (100k boxes in random
 /// order 1.5x faster); on two workers the moves of 10k rotating sprites and of 100k boxes are 1.4x
 /// faster, of 100k boxes in random order 2.3x (bench_moves). Both arrays are read during the call
-/// only; `count` may be 0 (the arrays may then be NULL). Each body may be listed once. Returns false (see cw_last_error(), which names the first bad entry) and moves
-/// nothing for a NULL world or array, a negative count, a stale or null id, a body listed twice,
-/// or an invalid transform; also, as every change, from a query callback or while another thread
-/// queries or steps the world. Never allocates.
+/// only; `count` may be 0 (the arrays may then be NULL). Each body may be listed once. Returns
+/// false and moves nothing for a NULL world or array, a negative count, a stale or null id, a body
+/// listed twice, or an invalid transform (cw_last_error() names the first bad entry, counting from
+/// 0); also, as every change, from a query callback or while another thread queries or steps the
+/// world. Never allocates.
 CW_API bool cw_world_set_transforms(cw_world *world, const cw_body_id *bodies, const cw_transform *transforms,
                                     int count);
 
