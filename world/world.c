@@ -352,11 +352,14 @@ static double now_ms(void)
 
 // --- broadphase ---
 
-// The moved bodies come in the order they were moved, which in a large world whose bodies were
-// made and destroyed over time is anywhere in memory: each one's records (hot record, slot, grid
-// proxy, retest step) are asked for MOVED_AHEAD bodies ahead. 100k boxes moved in random order:
-// the broadphase 19.8 -> 16.7 ms (12.6 in index order, unchanged). A small world's records stay in
-// the cache, where asking is pure cost.
+// The moved bodies come in the order they were moved, which in a world whose bodies were made and
+// destroyed over time is anywhere in memory. When most bodies moved they are taken in index order
+// instead (in_index_order: one pass over the hot records), so that every pass over them walks the
+// records in memory order: 100k boxes moved in random order, the step 31.7 -> 28.6 ms, as in index
+// order (27.5). When fewer moved, each one's records (hot record, slot, grid proxy, retest step)
+// are asked for MOVED_AHEAD bodies ahead in a large world (the broadphase of 100k boxes moved in
+// random order 19.8 -> 16.7 ms before the index order took that case); a small world's records
+// stay in the cache, where asking is pure cost.
 #define MOVED_AHEAD 32
 #define PREFETCHED_MOVED 16384
 
@@ -368,6 +371,18 @@ static CW__ALWAYS_INLINE void prefetch_moved(const cw_world *world, uint32_t ind
     const cw__proxy *proxy = cw__grid_proxy_at(&world->grid, index);
     if (proxy != NULL)
         cw__prefetch_lines(proxy, sizeof *proxy);
+}
+
+// The dirty bodies in index order, written over `items`: the live bodies the step's dirty list
+// names, once each (a body is listed once, a destroyed one is no longer dirty), so no more than
+// the list held. Which order the step takes them in changes no event: those are sorted.
+static uint32_t in_index_order(const cw_world *world, uint32_t *items)
+{
+    uint32_t count = 0;
+    for (uint32_t index = 1; index < world->slot_count; index++)
+        if (world->hot[index].state == CW__ALIVE && world->hot[index].dirty)
+            items[count++] = index;
+    return count;
 }
 
 // Takes the dirty list for this step and files the changed bodies' new AABBs in the grid (swept
@@ -382,6 +397,8 @@ static void update_moved(cw_world *world)
     world->moved = taken;
     world->moved.count = 0;
     const bool far = world->slot_count >= PREFETCHED_MOVED;
+    if (taken.count > world->slot_count / 2) // most bodies moved: take them in index order
+        taken.count = in_index_order(world, taken.items);
     for (uint32_t i = 0; i < taken.count; i++) {
         uint32_t index = taken.items[i];
         if (far && i + MOVED_AHEAD < taken.count)
