@@ -444,8 +444,8 @@ static void test_bad_threading_defs(void **state)
 typedef struct intruder {
     cw_world *world;
     cw_body_id body;
-    const char *step_error, *change_error, *reserve_error, *destroy_error, *events_error;
-    bool changed, reserved;
+    const char *step_error, *change_error, *list_error, *reserve_error, *destroy_error, *events_error;
+    bool changed, listed, reserved;
     int events_seen; // begins in the arrays it was given
 } intruder;
 
@@ -461,6 +461,9 @@ static void *intrude(void *argument)
     cw_clear_error();
     in->changed = cw_body_set_transform(in->world, in->body, &(cw_transform){{0, 0}, 0, {1, 1}, {0, 0}});
     in->change_error = cw_last_error();
+    cw_clear_error();
+    in->listed = cw_world_set_transforms(in->world, &in->body, &(cw_transform){{0, 0}, 0, {1, 1}, {0, 0}}, 1);
+    in->list_error = cw_last_error();
     cw_clear_error();
     in->reserved = cw_world_reserve(in->world, 1000);
     in->reserve_error = cw_last_error();
@@ -519,6 +522,8 @@ static void test_busy_world_from_another_thread(void **state)
     assert_string_equal(in.step_error, "cw_world_step cannot run while another thread is stepping the world.");
     assert_false(in.changed);
     assert_string_equal(in.change_error, "Bodies cannot be changed while another thread is stepping the world.");
+    assert_false(in.listed);
+    assert_string_equal(in.list_error, "Bodies cannot be changed while another thread is stepping the world.");
     assert_false(in.reserved);
     assert_string_equal(in.reserve_error, "Bodies cannot be changed while another thread is stepping the world.");
     assert_string_equal(in.destroy_error, "cw_world_destroy cannot run while another thread is stepping the world.");
@@ -535,6 +540,8 @@ static void test_busy_world_from_another_thread(void **state)
     assert_string_equal(in.step_error, "cw_world_step cannot run while another thread is querying the world.");
     assert_false(in.changed);
     assert_string_equal(in.change_error, "Bodies cannot be changed while another thread is querying the world.");
+    assert_false(in.listed);
+    assert_string_equal(in.list_error, "Bodies cannot be changed while another thread is querying the world.");
     assert_false(in.reserved);
     assert_string_equal(in.reserve_error, "Bodies cannot be changed while another thread is querying the world.");
     assert_string_equal(in.destroy_error, "cw_world_destroy cannot run while another thread is querying the world.");
