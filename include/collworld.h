@@ -610,7 +610,9 @@ CW_API bool cw_body_is_valid(const cw_world *world, cw_body_id body);
 /// Moves a body; takes effect at the next step. Its motion in that step goes from where it was at
 /// the last step to here, which matters only to pairs with a swept body (a body never moves in the
 /// step after its creation). Returns false (see cw_last_error()) for a stale id, a NULL world or
-/// transform, or an invalid transform.
+/// transform, or an invalid transform. Each call reads and writes its body's records, so in a large
+/// world calls in a random order of bodies wait on memory (100k boxes: 22.8 ms against 2.7 in index
+/// order): move such a world's bodies in one cw_world_set_transforms() list, which asks ahead.
 CW_API bool cw_body_set_transform(cw_world *world, cw_body_id body, const cw_transform *transform);
 
 /// Moves `count` bodies at once: entry k moves `bodies[k]` to `transforms[k]`, exactly as
