@@ -261,6 +261,9 @@ bool cw__prepare(const cw_shape *shape, const cw_transform *t, cw__body *out);
 // cw__prepare() of a pair, A checked first (the same bodies and error; the trigonometry of both at once).
 bool cw__prepare_pair(const cw_shape *a, const cw_transform *ta, const cw_shape *b, const cw_transform *tb,
                       cw__body *out_a, cw__body *out_b);
+// What is wrong with a transform, as the end of a sentence about it ("has a zero scale"), or NULL
+// if it is finite with nonzero scales. No error is recorded.
+const char *cw__transform_fault(const cw_transform *t);
 // Whether the transform is finite with nonzero scales; records an error and returns false if not.
 bool cw__transform_is_valid(const cw_transform *t);
 

@@ -70,17 +70,21 @@ static void frame_of(const cw_shape *shape, const cw_transform *t, double c, dou
     }
 }
 
+const char *cw__transform_fault(const cw_transform *t)
+{
+    if (!cw__transform_is_finite(t))
+        return "has a non-finite position, rotation, scale or origin";
+    if (t->scale.x == 0.0f || t->scale.y == 0.0f)
+        return "has a zero scale";
+    return NULL;
+}
+
 bool cw__transform_is_valid(const cw_transform *t)
 {
-    if (!cw__transform_is_finite(t)) {
-        cw__fail("The transform has a non-finite position, rotation, scale or origin.");
-        return false;
-    }
-    if (t->scale.x == 0.0f || t->scale.y == 0.0f) {
-        cw__fail("The transform has a zero scale.");
-        return false;
-    }
-    return true;
+    const char *fault = cw__transform_fault(t);
+    if (fault != NULL)
+        cw__failf("The transform %s.", fault);
+    return fault == NULL;
 }
 
 static bool shape_is_valid(const cw_shape *shape)

@@ -96,13 +96,10 @@ static inline bool asks_ahead(const cw_world *world)
 // cw__transform_is_valid() for entry k of a list, its error naming the entry.
 static bool transform_is_valid(int k, const cw_transform *t)
 {
-    if (!cw__transform_is_finite(t))
-        cw__failf("Entry %d of the list has a non-finite position, rotation, scale or origin; nothing was moved.", k);
-    else if (t->scale.x == 0.0f || t->scale.y == 0.0f)
-        cw__failf("Entry %d of the list has a zero scale; nothing was moved.", k);
-    else
-        return true;
-    return false;
+    const char *fault = cw__transform_fault(t);
+    if (fault != NULL)
+        cw__failf("Entry %d of the list %s; nothing was moved.", k, fault);
+    return fault == NULL;
 }
 
 // The first entry of the list that cannot be moved, with the error recorded, or -1. Each entry's
