@@ -170,6 +170,13 @@ static inline void prefetch_entry(const move_list *list, int k, int end)
     }
 }
 
+// Places a listed body at `t`, rotated by (c, s), and takes it off the list.
+static CW__ALWAYS_INLINE void place_listed(cw_world *world, uint32_t index, const cw_transform *t, double c, double s)
+{
+    world->hot[index].listed = false;
+    place(world, index, t, moderate_move(world, index, t), c, s);
+}
+
 // Places entries [start, end), two at a time: both rotations that changed go through one two-lane
 // cosine and sine (the same bits as one at a time). Each entry writes only its own body's records,
 // so ranges may run on different workers.
@@ -194,16 +201,14 @@ static void place_range(int start, int end, int worker, void *context)
             cos_sin_for(world, a, ta, &c[0], &s[0]);
             cos_sin_for(world, b, tb, &c[1], &s[1]);
         }
-        world->hot[a].listed = world->hot[b].listed = false;
-        place(world, a, ta, moderate_move(world, a, ta), c[0], s[0]);
-        place(world, b, tb, moderate_move(world, b, tb), c[1], s[1]);
+        place_listed(world, a, ta, c[0], s[0]);
+        place_listed(world, b, tb, c[1], s[1]);
     }
     if (k < end) {
         const uint32_t a = list->bodies[k].index;
         double c, s;
         cos_sin_for(world, a, &list->transforms[k], &c, &s);
-        world->hot[a].listed = false;
-        place(world, a, &list->transforms[k], moderate_move(world, a, &list->transforms[k]), c, s);
+        place_listed(world, a, &list->transforms[k], c, s);
     }
 }
 
