@@ -219,21 +219,6 @@ static int body_move_to(lua_State *L)
     return 0;
 }
 
-// Room for `n` elements of `size` bytes in *list (capacity *capacity, grown by doubling and kept
-// for the next call); raises (before any change to the world) if memory runs out.
-static void reserve_list(lua_State *L, void **list, size_t *capacity, size_t size, size_t n)
-{
-    if (n <= *capacity)
-        return;
-    size_t grown = *capacity ? *capacity : 64;
-    while (grown < n)
-        grown *= 2;
-    void *memory = lcw_realloc(L, *list, *capacity * size, grown * size);
-    if (memory == NULL)
-        luaL_error(L, "collworld: out of memory");
-    *list = memory, *capacity = grown;
-}
-
 // list[k] as a number, or an argument error naming the index.
 static float number_at(lua_State *L, int list, int arg, lua_Integer k)
 {
@@ -277,10 +262,11 @@ static int world_move_all(lua_State *L)
     const size_t n = lcw_rawlen(L, 2);
     if (n > (size_t)INT_MAX)
         luaL_argerror(L, 2, "too many bodies");
-    void *ids = lw->move_ids, *to = lw->move_to;
-    reserve_list(L, &ids, &lw->move_ids_capacity, sizeof *lw->move_ids, n);
+    void *ids = lw->move_ids, *to = lw->move_to; // the lists kept for the next call
+    const bool room = lcw_grow(L, &ids, &lw->move_ids_capacity, sizeof *lw->move_ids, n, 64);
     lw->move_ids = ids;
-    reserve_list(L, &to, &lw->move_to_capacity, sizeof *lw->move_to, n);
+    if (!room || !lcw_grow(L, &to, &lw->move_to_capacity, sizeof *lw->move_to, n, 64))
+        luaL_error(L, "collworld: out of memory"); // before any change to the world
     lw->move_to = to;
     for (size_t i = 0; i < n; i++) {
         const lua_Integer k = (lua_Integer)i + 1;

@@ -126,6 +126,10 @@ lcw_world *lcw_check_world(lua_State *L, int idx);
 void lcw_push_body(lua_State *L, int world_idx, cw_body_id id);
 // Memory through the Lua state's allocator (never raises; NULL when it fails).
 void *lcw_realloc(lua_State *L, void *memory, size_t old_size, size_t new_size);
+// Room for `needed` elements of `size` bytes in *list (capacity *capacity, in elements), grown by
+// doubling from `first` through lcw_realloc and kept: false (the list as it was) if memory runs out.
+// Never raises.
+bool lcw_grow(lua_State *L, void **list, size_t *capacity, size_t size, size_t needed, size_t first);
 // Destroys the body at `body_idx`: its object moves to the world's grave until its ends are
 // reported (and world:events() read). Raises before any change if memory runs out.
 void lcw_destroy_body(lua_State *L, int body_idx);

@@ -8,15 +8,12 @@
 
 static bool keep(lcw_world *lw, cw_body_id body, const cw_manifold *manifold, float fraction)
 {
-    if (lw->found_count == lw->found_capacity) {
-        size_t capacity = lw->found_capacity ? 2 * lw->found_capacity : 64;
-        lcw_found *grown = lcw_realloc(lw->query_L, lw->found, lw->found_capacity * sizeof *grown, capacity * sizeof *grown);
-        if (grown == NULL) {
-            lw->found_overflow = true;
-            return false;
-        }
-        lw->found = grown, lw->found_capacity = capacity;
+    void *found = lw->found;
+    if (!lcw_grow(lw->query_L, &found, &lw->found_capacity, sizeof *lw->found, lw->found_count + 1, 64)) {
+        lw->found_overflow = true;
+        return false;
     }
+    lw->found = found;
     lcw_found *f = &lw->found[lw->found_count++];
     memset(f, 0, sizeof *f);
     f->body = body, f->fraction = fraction, f->has_manifold = manifold != NULL;

@@ -43,15 +43,26 @@ void lcw_push_body(lua_State *L, int world_idx, cw_body_id id)
     lua_pop(L, 2);
 }
 
+bool lcw_grow(lua_State *L, void **list, size_t *capacity, size_t size, size_t needed, size_t first)
+{
+    if (needed <= *capacity)
+        return true;
+    size_t grown = *capacity ? *capacity : first;
+    while (grown < needed)
+        grown *= 2;
+    void *memory = lcw_realloc(L, *list, *capacity * size, grown * size);
+    if (memory == NULL)
+        return false;
+    *list = memory, *capacity = grown;
+    return true;
+}
+
 static void reserve_dying(lua_State *L, lcw_world *lw)
 {
-    if (lw->dying_count < lw->dying_capacity)
-        return;
-    size_t capacity = lw->dying_capacity ? 2 * lw->dying_capacity : 16;
-    lcw_dying *grown = lcw_realloc(L, lw->dying, lw->dying_capacity * sizeof *grown, capacity * sizeof *grown);
-    if (grown == NULL)
+    void *dying = lw->dying;
+    if (!lcw_grow(L, &dying, &lw->dying_capacity, sizeof *lw->dying, lw->dying_count + 1, 16))
         luaL_error(L, "collworld: out of memory");
-    lw->dying = grown, lw->dying_capacity = capacity;
+    lw->dying = dying;
 }
 
 void lcw_destroy_body(lua_State *L, int body_idx)
