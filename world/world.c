@@ -356,10 +356,10 @@ static double now_ms(void)
 // destroyed over time is anywhere in memory. When most bodies moved, out of order, they are taken
 // in index order instead (in_index_order: one pass over the hot records), so that every pass walks
 // the records in memory order: 100k boxes moved in random order, the step 31.7 -> 28.6 ms, as in
-// index order (27.5). When fewer moved, each one's records (hot record, slot, grid proxy, retest step)
-// are asked for MOVED_AHEAD bodies ahead in a large world (the broadphase of 100k boxes moved in
-// random order 19.8 -> 16.7 ms before the index order took that case); a small world's records
-// stay in the cache, where asking is pure cost.
+// index order (27.5). When fewer moved, out of order, each one's records (hot record, slot, grid
+// proxy, retest step) are asked for MOVED_AHEAD bodies ahead in a large world (the broadphase of
+// 100k boxes moved in random order 19.8 -> 16.7 ms before the index order took that case); a list
+// in index order, or a small world's records, need no asking.
 #define MOVED_AHEAD 32
 #define PREFETCHED_MOVED 16384
 
@@ -406,9 +406,13 @@ static void update_moved(cw_world *world)
     world->dirty.count = 0;
     world->moved = taken;
     world->moved.count = 0;
-    const bool far = world->slot_count >= PREFETCHED_MOVED;
-    if (taken.count > world->slot_count / 2 && !ascending(taken.items, taken.count)) // most moved
+    const bool large = world->slot_count >= PREFETCHED_MOVED, most = taken.count > world->slot_count / 2;
+    bool ordered = (most || large) && ascending(taken.items, taken.count);
+    if (most && !ordered) {
         taken.count = in_index_order(world, taken.items);
+        ordered = true;
+    }
+    const bool far = large && !ordered; // an ordered list's records come in memory order anyway
     for (uint32_t i = 0; i < taken.count; i++) {
         uint32_t index = taken.items[i];
         if (far && i + MOVED_AHEAD < taken.count)
@@ -680,7 +684,7 @@ static void finish_stats(cw_world *world, double t0, double t1, double t2, doubl
 // callbacks, which may move them again for the next step).
 static void start_next_motion(cw_world *world)
 {
-    const bool far = world->slot_count >= PREFETCHED_MOVED;
+    const bool far = world->slot_count >= PREFETCHED_MOVED && !ascending(world->moved.items, world->moved.count);
     for (uint32_t i = 0; i < world->moved.count; i++) {
         if (far && i + MOVED_AHEAD < world->moved.count)
             cw__prefetch_lines(&world->slots[world->moved.items[i + MOVED_AHEAD]], sizeof(cw__slot));
