@@ -104,16 +104,20 @@ static bool transform_is_valid(int k, const cw_transform *t)
 
 // The first entry of the list that cannot be moved, with the error recorded, or -1. Each entry's
 // body is marked dirty and listed as it passes (the list's place goes on the dirty list in list
-// order, as one call at a time would put it): see unlist(). *masks: how many entries are masks.
+// order, as one call at a time would put it): see unlist(). *masks: how many entries are masks;
+// *ordered: whether the list is in index order (its records then come in memory order: nothing is
+// asked for ahead, here once an entry is seen out of order).
 static int check_list(cw_world *world, const cw_body_id *bodies, const cw_transform *transforms, int count,
-                      int *masks)
+                      int *masks, bool *ordered)
 {
-    *masks = 0;
+    int mask_count = 0;
+    bool in_order = true;
     const bool far = asks_ahead(world);
     for (int k = 0; k < count; k++) {
         const uint32_t index = bodies[k].index;
         const cw_transform *t = &transforms[k];
-        if (far && k + CHECK_AHEAD < count && bodies[k + CHECK_AHEAD].index < world->slot_count) {
+        in_order = in_order && (k == 0 || index > bodies[k - 1].index);
+        if (far && !in_order && k + CHECK_AHEAD < count && bodies[k + CHECK_AHEAD].index < world->slot_count) {
             const uint32_t ahead = bodies[k + CHECK_AHEAD].index; // an id not yet checked: in range only
             cw__prefetch_lines(&world->hot[ahead], sizeof(cw__hot));
             cw__prefetch_lines(&world->slots[ahead], sizeof(cw__slot));
@@ -130,9 +134,10 @@ static int check_list(cw_world *world, const cw_body_id *bodies, const cw_transf
         if (!moderate_move(world, index, t) && !transform_is_valid(k, t))
             return k;
         world->hot[index].listed = true;
-        *masks += !world->hot[index].is_box;
+        mask_count += !world->hot[index].is_box;
         cw__world_mark_dirty(world, index);
     }
+    *masks = mask_count, *ordered = in_order;
     return -1;
 }
 
@@ -151,6 +156,7 @@ typedef struct move_list {
     cw_world *world;
     const cw_body_id *bodies;
     const cw_transform *transforms;
+    bool ahead; // ask for the entries' records ahead (asks_ahead(), the list out of index order)
 } move_list;
 
 // Asks for what entry k's successors in [k, end) will read. Never past `end`: the entries after it
@@ -185,10 +191,9 @@ static void place_range(int start, int end, int worker, void *context)
     (void)worker;
     const move_list *list = context;
     cw_world *world = list->world;
-    const bool far = asks_ahead(world);
     int k = start;
     for (; k + 1 < end; k += 2) {
-        if (far) {
+        if (list->ahead) {
             prefetch_entry(list, k, end);
             prefetch_entry(list, k + 1, end);
         }
@@ -232,12 +237,13 @@ bool cw_world_set_transforms(cw_world *world, const cw_body_id *bodies, const cw
         return false;
     const uint32_t dirty_before = world->dirty.count;
     int masks;
-    const int bad = check_list(world, bodies, transforms, count, &masks);
+    bool ordered;
+    const int bad = check_list(world, bodies, transforms, count, &masks, &ordered);
     if (bad >= 0) {
         unlist(world, bodies, bad, dirty_before);
         return false;
     }
-    move_list list = {world, bodies, transforms};
+    move_list list = {world, bodies, transforms, asks_ahead(world) && !ordered};
     // Inside a step (from a callback) the step owns the workers: the calling thread places alone.
     const int share_from = world->share_moves_from ? world->share_moves_from : PARALLEL_MOVES;
     if ((int64_t)count + masks >= share_from && !cw__in_step(world))
