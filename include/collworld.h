@@ -348,8 +348,10 @@ CW_API bool cw_placed_overlap(const cw_placed *a, const cw_placed *b, cw_manifol
 /// after it (boxes: the separating-axis answer itself, rounded up to a float). A pair that
 /// cw_overlap() finds overlapping at t = 1 is always a hit. With a non-NULL `manifold`, it is the
 /// contact at the first touch: cw_overlap()'s manifold of the shapes at `fraction` (normal from A
-/// toward B, so roughly along the motion; a small depth), or, where they only graze there, the
-/// motion's direction with depth 0. Casts are symmetric: A moving by d against B gives the same
+/// toward B, so roughly along the motion; a small depth), or, where they only graze there (overlap
+/// for less than the resolution), the motion's direction with depth 0 and a point where they graze
+/// (where the touch is one that only rounding makes: the middle of where their boxes meet). Casts
+/// are symmetric: A moving by d against B gives the same
 /// fraction, point and depth as B moving by -d against A, and the normal negated. A zero
 /// translation is cw_overlap() (fraction 0 on overlap).
 ///

@@ -113,9 +113,35 @@ static float fraction_up(double x)
     return f > 1.0f ? 1.0f : f;
 }
 
+// A point where a pair in canonical order that first touches at t (to within FIRST_TOUCH_RESOLUTION
+// either way) overlaps, at a time within that resolution of t: a grazing pair may overlap for far
+// less than the resolution, so the touch is narrowed down further (the swept test keeps a touch in
+// (lo, hi]; once hi - lo is shorter than the overlap lasts, the plain test sees it at hi). False if
+// even that does not find it (a touch that only rounding makes).
+static bool grazing_point(const cw__body *a, const cw__body *b, double dx, double dy, double t, cw_vec2 *point)
+{
+    double lo = cw__max(0.0, t - FIRST_TOUCH_RESOLUTION), hi = cw__min(1.0, t + FIRST_TOUCH_RESOLUTION);
+    for (int k = 0; k < 48 && lo < hi; k++) {
+        cw__body moved = cw__body_moved(a, hi * dx, hi * dy);
+        cw_manifold overlap;
+        if (cw__overlap_bodies(&moved, b, &overlap)) {
+            *point = overlap.point;
+            return true;
+        }
+        double mid = 0.5 * (lo + hi);
+        cw__body from = cw__body_moved(a, lo * dx, lo * dy);
+        if (ordered_touch_moving(&from, b, (mid - lo) * dx, (mid - lo) * dy))
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return false;
+}
+
 // The contact at time t: the manifold of the overlap a step of the resolution later (at the first
 // touch itself the overlap is thinner than the tolerance). Where the pair only grazes there, the
-// next few steps are tried, and failing those the normal is the motion's direction.
+// next few steps are tried, and failing those the normal is the motion's direction, the depth 0 and
+// the point where they graze (or, failing that, the middle of where their boxes meet).
 static void contact_at(const cw__body *a, const cw__body *b, double dx, double dy, double t, cw_manifold *manifold)
 {
     for (int k = t > 0; k < 9; k++) {
@@ -125,9 +151,13 @@ static void contact_at(const cw__body *a, const cw__body *b, double dx, double d
             return;
     }
     double length = hypot(dx, dy);
-    cw__body moved = cw__body_moved(a, t * dx, t * dy);
-    cw_aabb box = cw__body_aabb(&moved);
-    manifold->point = (cw_vec2){0.5f * (box.min.x + box.max.x), 0.5f * (box.min.y + box.max.y)};
+    if (!grazing_point(a, b, dx, dy, t, &manifold->point)) {
+        cw__body moved = cw__body_moved(a, t * dx, t * dy);
+        cw_aabb box = cw__body_aabb(&moved), other = cw__body_aabb(b);
+        box.min.x = fmaxf(box.min.x, other.min.x), box.min.y = fmaxf(box.min.y, other.min.y);
+        box.max.x = fminf(box.max.x, other.max.x), box.max.y = fminf(box.max.y, other.max.y);
+        manifold->point = (cw_vec2){0.5f * (box.min.x + box.max.x), 0.5f * (box.min.y + box.max.y)};
+    }
     manifold->normal = length > 0 ? (cw_vec2){(float)(dx / length), (float)(dy / length)} : (cw_vec2){1, 0};
     manifold->depth = 0;
 }
