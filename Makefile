@@ -33,7 +33,7 @@ ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize
 
 .PHONY: FORCE install uninstall check-exports check-install check-cxx check-cmake amalgamate check-amalgamation
 .PHONY: fuzz fuzz-build deps-fuzz docs
-.PHONY: all test unit asan tsan valgrind bench demo demo-art demo-headless demo-selftest example clean deps deps-lib deps-demo
+.PHONY: all test unit soak asan tsan valgrind bench demo demo-art demo-headless demo-selftest example clean deps deps-lib deps-demo
 .PHONY: deps-bench lua lua-test lua-oom lua-valgrind install-lua uninstall-lua deps-lua deps-lua-dev
 all: libcollworld.a libcollworld.so
 
@@ -97,6 +97,16 @@ tsan: $(BUILD)/tsan/test_collworld
 # Under the sanitizers at a third of the random case counts (every test, every kind of case; CI's time).
 asan: $(BUILD)/asan/test_collworld
 	CW_TEST_SCALE=3 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(BUILD)/asan/test_collworld
+
+# The whole suite on other random cases: each salt mixed into every seed (tests/main.c). Not part of
+# make test (a minute a salt); run it after changing what the random tests generate or check, or
+# SOAK_SALTS="..." for others. A test that fails only here leans on its seed's luck.
+SOAK_SALTS ?= 1 2 3 4
+soak: $(BUILD)/test_collworld
+	@for s in $(SOAK_SALTS); do echo "CW_TEST_SALT=$$s"; \
+	    CW_TEST_SALT=$$s ./$(BUILD)/test_collworld > $(BUILD)/soak-$$s.log 2>&1 || \
+	    { grep -B30 'FAILED  \]' $(BUILD)/soak-$$s.log | tail -60; echo "salt $$s FAILED: $(BUILD)/soak-$$s.log"; exit 1; }; \
+	done; echo "soak: salts $(SOAK_SALTS) passed"
 
 # valgrind memcheck on a lighter run of the same suite (CW_TEST_SCALE divides the random case counts)
 valgrind: $(BUILD)/test_collworld

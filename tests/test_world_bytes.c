@@ -178,7 +178,9 @@ static void test_world_bytes_masks_change_slots(void **state)
     for (int k = 1; k < 4; k++) // the ends' arrays grow to what the rounds need
         remake(world, shapes, ids, k * FLIP_MASKS, false);
     cw_world_step(world);
-    size_t before = cw_world_get_stats(world).bytes;
+    // The first round is warm-up too: whether the grid's cell table is rebuilt during a step, and
+    // so how many nodes it sizes for, depends on the shapes (seen with other seeds).
+    size_t before = 0;
     int masks = 0; // the masks are bodies [masks, masks + FLIP_MASKS)
     for (int round = 1; round <= FLIP_ROUNDS; round++) {
         remake(world, shapes, ids, masks, false);
@@ -189,8 +191,10 @@ static void test_world_bytes_masks_change_slots(void **state)
             assert_int_equal(cw_body_shape(world, ids[i]).type,
                              i >= masks && i < masks + FLIP_MASKS ? CW_SHAPE_MASK : CW_SHAPE_BOX);
         size_t bytes = cw_world_get_stats(world).bytes;
+        if (round == 1)
+            before = bytes;
         if (bytes != before)
-            printf("  round %d: %zu bytes, %zu before\n", round, bytes, before);
+            printf("  round %d: %zu bytes, %zu after round 1\n", round, bytes, before);
         assert_int_equal(bytes, before);
     }
     for (int i = FLIP_BODIES - 1; i >= 0; i--) // the masks become boxes, then the first bodies masks

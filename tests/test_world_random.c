@@ -53,6 +53,7 @@ typedef struct scene {
     wr_world *w;
     int hook_changes; // world changes made from callbacks
     int max_large, min_moved, max_moved;
+    int picks;        // shapes picked so far
 } scene;
 
 static char users[64]; // user data pointers: &users[k]
@@ -89,10 +90,13 @@ static void free_palette(palette *pal)
 static int pick_shape(scene *sc, gen_rng *r)
 {
     const scene_params *p = sc->p;
-    double u = gen_unit(r);
-    if (u < p->large_share)
+    // Large shapes by count, not by chance: large_share of every run of picks, whatever the seed,
+    // so that the scenes which need walls and slabs always have them.
+    int k = sc->picks++;
+    if (floor((k + 1) * p->large_share) > floor(k * p->large_share))
         return gen_chance(r, 0.5) ? PAL_WALL : PAL_SLAB;
-    if (u < p->large_share + p->empty_share)
+    double u = gen_unit(r);
+    if (u < p->empty_share)
         return PAL_EMPTY;
     return gen_chance(r, p->mask_share) ? gen_int(r, PAL_BOXES, PAL_EMPTY - 1) : gen_int(r, 0, PAL_BOXES - 1);
 }
