@@ -97,25 +97,39 @@ static bool measure_sampled(const cw__body *a, const cw__body *b, overlap_contac
     return true;
 }
 
-// For overlaps thinner than a texel: the exact pieces of b's runs cut by a's rows.
-static void measure_exact(const cw__body *a, const cw__body *b, overlap_contact *c)
+// The exact pieces of `walked`'s runs cut by `other`'s rows (in other's texel space): the point is
+// the centroid of the piece nearest their mean (other's centre if they have no area), the normal
+// from their gradient. False if they have no area.
+static bool measure_pieces(const cw__body *a, const cw__body *b, const cw__body *walked, const cw__body *other,
+                           overlap_contact *c)
 {
     cw__pieces p = cw__pieces_empty();
-    cw__masks_pieces(b, a, &p);
-    double lx = 0.5 * (a->mask->x0 + a->mask->x1), ly = 0.5 * (a->mask->y0 + a->mask->y1);
+    cw__masks_pieces(walked, other, &p);
+    double lx = 0.5 * (other->mask->x0 + other->mask->x1), ly = 0.5 * (other->mask->y0 + other->mask->y1);
     if (p.area > 0) {
         cw__pieces nearest = cw__pieces_empty();
         nearest.find_nearest = true;
         nearest.target_x = p.sum_x / p.area, nearest.target_y = p.sum_y / p.area;
-        nearest.metric_x = fabs(a->xf.sx), nearest.metric_y = fabs(a->xf.sy);
-        cw__masks_pieces(b, a, &nearest);
+        nearest.metric_x = fabs(other->xf.sx), nearest.metric_y = fabs(other->xf.sy);
+        cw__masks_pieces(walked, other, &nearest);
         if (nearest.best_d2 < INFINITY)
-            cw__piece_centroid(b, a, &nearest.best, &lx, &ly);
+            cw__piece_centroid(walked, other, &nearest.best, &lx, &ly);
     }
-    cw__to_world(&a->xf, lx, ly, 0, 0, &c->px, &c->py);
-    normal_from_gradient(a, b, a, p.grad_x, p.grad_y, p.area, c);
-    c->box_body = a;
+    cw__to_world(&other->xf, lx, ly, 0, 0, &c->px, &c->py);
+    normal_from_gradient(a, b, other, p.grad_x, p.grad_y, p.area, c);
+    c->box_body = other;
     c->x0 = p.lo_x, c->y0 = p.lo_y, c->x1 = p.hi_x, c->y1 = p.hi_y;
+    return p.area > 0;
+}
+
+// For overlaps thinner than a texel: the exact pieces of b's runs cut by a's rows, or where those
+// have no area, of a's runs cut by b's rows (the tolerance is kept in the other's texel units, so a
+// sliver thinner than it may count one way round and not the other).
+static void measure_exact(const cw__body *a, const cw__body *b, overlap_contact *c)
+{
+    overlap_contact other_way;
+    if (!measure_pieces(a, b, b, a, c) && measure_pieces(a, b, a, b, &other_way))
+        *c = other_way;
 }
 
 // Extent along (nx, ny) of the world image of a local box of `body`.
