@@ -256,19 +256,20 @@ CW_API bool cw_shape_aabb(const cw_shape *shape, const cw_transform *transform, 
 ///   of rectangles (a mask's runs of opaque texels); along a direction the moves that keep a pair
 ///   of rectangles overlapping form one interval, so the shortest move along it is the first gap
 ///   in their union, found exactly. Directions tried: both shapes' edge normals and the diagonals
-///   between them (B's turned by 22.5 degrees where the two are nearly aligned), the overlap's
+///   between them (and eight more turned by 22.5 degrees where the two are nearly aligned), the overlap's
 ///   gradient and the centres' direction, then steps of 9 down to 2 degrees around the best.
 ///   Where the overlap is deep (the bound on the answer spans many texels) rows are first merged
 ///   in bands of a twelfth of it, then searched one by one within that answer (or half of it)
 ///   where they fit, so that a shallow gap the merged rows closed is still found. Measured against
-///   a brute-force search over 720 directions on 16 seeds of 120 pairs (tests, README): depth
-///   within 1.26x of the true minimum at the 99th percentile for convex blobs, letters and boxes
+///   a brute-force search over 720 directions on 32 seeds of 120 pairs (tests, README): depth
+///   within 1.32x of the true minimum at the 99th percentile for convex blobs, letters and boxes
 ///   against letters, and within 1.07x at the 90th for rings too; a ring whose shortest way out is
-///   a narrow gap between the directions tried may be pushed the longer way (at worst 7.4x in
-///   1,920 pairs; it still separates). `point` is inside the overlap: the mean of
+///   a narrow gap between the directions tried, or under a deep overlap, may be pushed the longer
+///   way (at worst 18.6x in 3,840 pairs; it still separates). `point` is inside the overlap: the
+///   mean of
 ///   the finer sprite's texel centres that lie in it (thinned to about 128) if that is inside,
 ///   else the nearest of them; overlaps too thin for any centre are measured exactly instead.
-///   The costs: about 11 µs for two 32x32 sprites that just touch, 22 µs for a deep overlap, with
+///   The costs: about 9 µs for two 32x32 sprites that just touch, 28 µs for a deep overlap, with
 ///   about 40 KB of stack.
 ///
 /// The manifold is specified for moderate placements: box sizes and scales within [1e-6, 1e6] and
@@ -500,7 +501,7 @@ typedef struct cw_world_def {
     cw_contact_fn *on_end;   ///< Called when a pair stops touching; may be NULL.
     void *context;           ///< Passed to every callback.
     /// Fill cw_contact::manifold for begins and stays (default true). For masks a manifold costs
-    /// tens of plain tests (about 11 µs for two 32x32 sprites that just touch, 0.3 µs for two boxes); set false when
+    /// tens of plain tests (about 9 µs for two 32x32 sprites that just touch, 0.3 µs for two boxes); set false when
     /// the callbacks only need to know who touches whom, and contacts then carry a zeroed manifold.
     bool manifolds;
     /// Report stays (to cw_world_events() and on_stay) even without an on_stay callback; default

@@ -26,6 +26,7 @@
 #define BUCKETS 32    // intervals are swept bucket by bucket of start
 #define BANDS 12     // rows are merged in bands of a twelfth of the bound (at least a row)
 #define QUICK_PASSES 4 // widening passes over all intervals before they are sorted into buckets
+#define ROW_TRIES 2    // bounds tried for the rows after a cover: its answer, then half of it
 
 // A rectangle of one shape, in world units relative to a reference point: its centre, its radius
 // along each of the four axes, and its half extents along the world axes.
@@ -437,19 +438,23 @@ static void search_directions(problem *p, double hint_x, double hint_y, best_dir
     const double given = found->gap;
     try_direction(p, hint_x, hint_y, found); // the likeliest first: the rest then stop early
     try_direction(p, p->bx - p->cx_a, p->by - p->cy_a, found);
-    // Every 45 degrees from a's u axis, then from b's; where b's axes lie within a few degrees of
-    // a's (most sprites are not turned), half way between instead, so that no direction is more
-    // than about 11 degrees from one tried.
-    double offset[2] = {0, 0};
+    // Every 45 degrees from a's u axis, then from b's (all the upper bound's directions among
+    // them, so some direction finds a move within it); where b's axes lie within a few degrees of
+    // a's (most sprites are not turned), also half way between, so that no direction is more than
+    // about 11 degrees from one tried. Axes that coincide exactly are tried once.
     double cross = p->ax[0] * p->ay[2] - p->ay[0] * p->ax[2], dot = p->ax[0] * p->ax[2] + p->ay[0] * p->ay[2];
-    if (fabs(cross * dot) < 0.05) // sin 2(b - a) / 2: b's axes within ~6 degrees of a's, modulo 90
-        offset[1] = 0.39269908169872414;
-    for (int set = 0; set < 2; set++)
+    bool same = cross == 0 && fabs(dot) == 1;
+    bool near = fabs(cross * dot) < 0.05; // sin 2(b - a) / 2: b's axes within ~6 degrees of a's, modulo 90
+    const double starts[3][3] = {{p->ax[0], p->ay[0], 0}, {p->ax[2], p->ay[2], 0}, {p->ax[2], p->ay[2], 0.39269908169872414}};
+    for (int set = 0; set < 3; set++) {
+        if ((set == 1 && same) || (set == 2 && !near))
+            continue;
         for (int turn = 0; turn < 8; turn++) {
             double dx, dy;
-            rotate(p->ax[2 * set], p->ay[2 * set], turn * 0.7853981633974483 + offset[set], &dx, &dy);
+            rotate(starts[set][0], starts[set][1], turn * 0.7853981633974483 + starts[set][2], &dx, &dy);
             try_direction(p, dx, dy, found);
         }
+    }
     if (!(found->gap < given))
         return;
     for (double step = 0.16; step > 0.03; step *= 0.5) {
@@ -478,7 +483,7 @@ static double depth_along(problem *p, const best_direction *found)
 static bool search_rows(problem *p, double hint_x, double hint_y, best_direction *found, double *depth)
 {
     double bound = cw__min(found->gap, p->bound);
-    for (int tries = 0; tries < 2; tries++, bound *= 0.5) {
+    for (int tries = 0; tries < ROW_TRIES; tries++, bound *= 0.5) {
         p->bound = bound + p->min_gap;
         if (!(shape_rects(p, p->a, p->b, 1, &p->sets[0]) && shape_rects(p, p->b, p->a, 1, &p->sets[1]) &&
               make_pairs(p)))
