@@ -70,6 +70,18 @@ static cw__obb opaque_obb(const cw__body *body)
     return o;
 }
 
+// One bisection step of a first touch known to lie in (lo, hi] (a pair in canonical order): the
+// half of the interval that holds it.
+static void halve_touch(const cw__body *a, const cw__body *b, double dx, double dy, double *lo, double *hi)
+{
+    double mid = 0.5 * (*lo + *hi);
+    cw__body from = cw__body_moved(a, *lo * dx, *lo * dy);
+    if (ordered_touch_moving(&from, b, (mid - *lo) * dx, (mid - *lo) * dy))
+        *hi = mid;
+    else
+        *lo = mid;
+}
+
 // The first touch of a pair in canonical order that touches somewhere in [0, 1] but not at 0: the
 // bisection of the swept test over the times its opaque boxes allow, to FIRST_TOUCH_RESOLUTION.
 static double ordered_first_touch(const cw__body *a, const cw__body *b, double dx, double dy)
@@ -93,14 +105,8 @@ static double ordered_first_touch(const cw__body *a, const cw__body *b, double d
     }
     // Invariant: no touch in [0, lo]; a touch in [0, hi] (else the answer is 1: the pair touches
     // only where the swept test and the plain test at t = 1 disagree by rounding).
-    while (hi - lo > FIRST_TOUCH_RESOLUTION) {
-        double mid = 0.5 * (lo + hi);
-        cw__body from = cw__body_moved(a, lo * dx, lo * dy);
-        if (ordered_touch_moving(&from, b, (mid - lo) * dx, (mid - lo) * dy))
-            hi = mid;
-        else
-            lo = mid;
-    }
+    while (hi - lo > FIRST_TOUCH_RESOLUTION)
+        halve_touch(a, b, dx, dy, &lo, &hi);
     return hi;
 }
 
@@ -128,12 +134,7 @@ static bool grazing_point(const cw__body *a, const cw__body *b, double dx, doubl
             *point = overlap.point;
             return true;
         }
-        double mid = 0.5 * (lo + hi);
-        cw__body from = cw__body_moved(a, lo * dx, lo * dy);
-        if (ordered_touch_moving(&from, b, (mid - lo) * dx, (mid - lo) * dy))
-            hi = mid;
-        else
-            lo = mid;
+        halve_touch(a, b, dx, dy, &lo, &hi);
     }
     return false;
 }
