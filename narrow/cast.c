@@ -96,7 +96,7 @@ static double ordered_first_touch(const cw__body *a, const cw__body *b, double d
     // Most often the pairs of runs give the time outright; it must agree with the swept test (no
     // touch just before it, a touch just after), else, or where the runs are too many, bisect.
     double t;
-    if (cw__first_touch_pairs(a, b, dx, dy, &t) && t >= lo && t <= hi) {
+    if (cw__first_touch_pairs(a, b, dx, dy, &t, NULL) && t >= lo && t <= hi) {
         double before = cw__max(lo, t - FIRST_TOUCH_RESOLUTION), after = cw__min(hi, t + FIRST_TOUCH_RESOLUTION);
         cw__body from = cw__body_moved(a, before * dx, before * dy);
         if (!ordered_touch_moving(a, b, before * dx, before * dy) &&
@@ -119,14 +119,14 @@ static float fraction_up(double x)
     return f > 1.0f ? 1.0f : f;
 }
 
-// A point where a pair in canonical order that first touches at t (to within FIRST_TOUCH_RESOLUTION
-// either way) overlaps, at a time within that resolution of t: a grazing pair may overlap for far
-// less than the resolution, so the touch is narrowed down further (the swept test keeps a touch in
-// (lo, hi]; once hi - lo is shorter than the overlap lasts, the plain test sees it at hi). False if
-// even that does not find it (a touch that only rounding makes).
-static bool grazing_point(const cw__body *a, const cw__body *b, double dx, double dy, double t, cw_vec2 *point)
+// A point where a pair in canonical order overlaps at a time in (lo, hi], if the swept test finds a
+// touch there: a grazing pair may overlap for far less than the first touch's resolution, so the
+// touch is narrowed down (halve_touch keeps it in (lo, hi]; once hi - lo is shorter than the overlap
+// lasts, the plain test sees it at hi). False if even that does not find it (a touch that only
+// rounding makes).
+static bool overlap_point_in(const cw__body *a, const cw__body *b, double dx, double dy, double lo, double hi,
+                             cw_vec2 *point)
 {
-    double lo = cw__max(0.0, t - FIRST_TOUCH_RESOLUTION), hi = cw__min(1.0, t + FIRST_TOUCH_RESOLUTION);
     for (int k = 0; k < 48 && lo < hi; k++) {
         cw__body moved = cw__body_moved(a, hi * dx, hi * dy);
         cw_manifold overlap;
@@ -137,6 +137,28 @@ static bool grazing_point(const cw__body *a, const cw__body *b, double dx, doubl
         halve_touch(a, b, dx, dy, &lo, &hi);
     }
     return false;
+}
+
+// Where a pair that first touches at t (found to within FIRST_TOUCH_RESOLUTION either way) grazes:
+// around t; failing that (a touch that only rounding makes at t, which the bisection keeps
+// choosing, and a real one just after), halfway through the first pair of runs' overlap if that
+// begins within the steps contact_at() tried after t; or over those steps.
+static bool grazing_point(const cw__body *a, const cw__body *b, double dx, double dy, double t, cw_vec2 *point)
+{
+    const double r = FIRST_TOUCH_RESOLUTION, last = cw__min(1.0, t + 9 * r);
+    if (overlap_point_in(a, b, dx, dy, cw__max(0.0, t - r), cw__min(1.0, t + r), point))
+        return true;
+    double start, end;
+    if (cw__first_touch_pairs(a, b, dx, dy, &start, &end) && start < last) {
+        double middle = 0.5 * (start + end);
+        cw__body moved = cw__body_moved(a, middle * dx, middle * dy);
+        cw_manifold overlap;
+        if (cw__overlap_bodies(&moved, b, &overlap)) {
+            *point = overlap.point;
+            return true;
+        }
+    }
+    return overlap_point_in(a, b, dx, dy, t, last, point);
 }
 
 // The contact at time t: the manifold of the overlap a step of the resolution later (at the first

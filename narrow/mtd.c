@@ -411,7 +411,7 @@ static void start_problem(problem *p, const cw__body *a, const cw__body *b)
     p->bound = 0;
 }
 
-bool cw__first_touch_pairs(const cw__body *a, const cw__body *b, double dx, double dy, double *t)
+bool cw__first_touch_pairs(const cw__body *a, const cw__body *b, double dx, double dy, double *t, double *until)
 {
     problem p;
     start_problem(&p, a, b);
@@ -422,11 +422,15 @@ bool cw__first_touch_pairs(const cw__body *a, const cw__body *b, double dx, doub
         return false; // too many rectangles: the caller bisects instead
     // a moving by t * d is b moving by s along -d / |d|, s = t * |d|.
     exact_intervals(&p, -dx / length, -dy / length);
-    double first = INFINITY;
-    for (int i = 0; i < p.pairs.count; i++)
-        if (p.pairs.end[i] > 0 && p.pairs.start[i] < length)
-            first = cw__min(first, cw__max(p.pairs.start[i], 0));
+    double first = INFINITY, end = INFINITY;
+    for (int i = 0; i < p.pairs.count; i++) {
+        double start = cw__max(p.pairs.start[i], 0);
+        if (p.pairs.end[i] > 0 && p.pairs.start[i] < length && start < first)
+            first = start, end = cw__min(p.pairs.end[i], length);
+    }
     *t = first / length;
+    if (until != NULL)
+        *until = end / length;
     return first < INFINITY;
 }
 
