@@ -119,6 +119,17 @@ static float fraction_up(double x)
     return f > 1.0f ? 1.0f : f;
 }
 
+// The point of the pair's overlap with a moved by time * (dx, dy), if they overlap then.
+static bool overlap_point_at(const cw__body *a, const cw__body *b, double dx, double dy, double time, cw_vec2 *point)
+{
+    cw__body moved = cw__body_moved(a, time * dx, time * dy);
+    cw_manifold overlap;
+    if (!cw__overlap_bodies(&moved, b, &overlap))
+        return false;
+    *point = overlap.point;
+    return true;
+}
+
 // A point where a pair in canonical order overlaps at a time in (lo, hi], if the swept test finds a
 // touch there: a grazing pair may overlap for far less than the first touch's resolution, so the
 // touch is narrowed down (halve_touch keeps it in (lo, hi]; once hi - lo is shorter than the overlap
@@ -128,12 +139,8 @@ static bool overlap_point_in(const cw__body *a, const cw__body *b, double dx, do
                              cw_vec2 *point)
 {
     for (int k = 0; k < 48 && lo < hi; k++) {
-        cw__body moved = cw__body_moved(a, hi * dx, hi * dy);
-        cw_manifold overlap;
-        if (cw__overlap_bodies(&moved, b, &overlap)) {
-            *point = overlap.point;
+        if (overlap_point_at(a, b, dx, dy, hi, point))
             return true;
-        }
         halve_touch(a, b, dx, dy, &lo, &hi);
     }
     return false;
@@ -149,15 +156,9 @@ static bool grazing_point(const cw__body *a, const cw__body *b, double dx, doubl
     if (overlap_point_in(a, b, dx, dy, cw__max(0.0, t - r), cw__min(1.0, t + r), point))
         return true;
     double start, end;
-    if (cw__first_touch_pairs(a, b, dx, dy, &start, &end) && start < last) {
-        double middle = 0.5 * (start + end);
-        cw__body moved = cw__body_moved(a, middle * dx, middle * dy);
-        cw_manifold overlap;
-        if (cw__overlap_bodies(&moved, b, &overlap)) {
-            *point = overlap.point;
-            return true;
-        }
-    }
+    if (cw__first_touch_pairs(a, b, dx, dy, &start, &end) && start < last &&
+        overlap_point_at(a, b, dx, dy, 0.5 * (start + end), point))
+        return true;
     return overlap_point_in(a, b, dx, dy, t, last, point);
 }
 

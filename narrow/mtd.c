@@ -380,16 +380,21 @@ static int band_for(const problem *p, const cw__body *body, int bands)
     return rows < 2 ? 1 : rows > CW_MASK_MAX_SIZE ? CW_MASK_MAX_SIZE : (int)rows;
 }
 
+// Both shapes' rectangles in bands of the given rows, and their pairs. False if they do not fit.
+static bool rects_and_pairs(problem *p, int band_a, int band_b)
+{
+    return shape_rects(p, p->a, p->b, band_a, &p->sets[0]) && shape_rects(p, p->b, p->a, band_b, &p->sets[1]) &&
+           make_pairs(p);
+}
+
 // The rectangles and pairs, the bands doubled until they fit (a handful of rectangles at most once
 // a band is the whole shape). The bands used are left in *band_a and *band_b.
 static bool set_up(problem *p, int *band_a, int *band_b)
 {
     if (p->move_x != 0 || p->move_y != 0) // a first touch: the texels themselves, or nothing
-        return shape_rects(p, p->a, p->b, 1, &p->sets[0]) && shape_rects(p, p->b, p->a, 1, &p->sets[1]) &&
-               make_pairs(p);
+        return rects_and_pairs(p, 1, 1);
     for (;;) {
-        if (shape_rects(p, p->a, p->b, *band_a, &p->sets[0]) && shape_rects(p, p->b, p->a, *band_b, &p->sets[1]) &&
-            make_pairs(p))
+        if (rects_and_pairs(p, *band_a, *band_b))
             return true;
         if (*band_a >= CW_MASK_MAX_SIZE && *band_b >= CW_MASK_MAX_SIZE)
             return false;
@@ -489,8 +494,7 @@ static bool search_rows(problem *p, double hint_x, double hint_y, best_direction
     double bound = cw__min(found->gap, p->bound);
     for (int tries = 0; tries < ROW_TRIES; tries++, bound *= 0.5) {
         p->bound = bound + p->min_gap;
-        if (!(shape_rects(p, p->a, p->b, 1, &p->sets[0]) && shape_rects(p, p->b, p->a, 1, &p->sets[1]) &&
-              make_pairs(p)))
+        if (!rects_and_pairs(p, 1, 1))
             continue;
         best_direction rows = {found->nx, found->ny, p->bound};
         search_directions(p, hint_x, hint_y, &rows);
