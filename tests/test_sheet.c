@@ -165,6 +165,14 @@ static void expect_unchanged(const cw_sheet *sheet, const cw_sheet_stats *before
     assert_non_null(cw_sheet_find(sheet, "a"));
 }
 
+// cw_sheet_add_grid() with these arguments (threshold 1) fails with an error that names `error`.
+static void grid_refused(cw_sheet *sheet, const char *prefix, const void *rgba, int width, int height, int pitch,
+                         int frame_width, int frame_height, const char *error)
+{
+    assert_int_equal(cw_sheet_add_grid(sheet, prefix, rgba, width, height, pitch, frame_width, frame_height, 1), -1);
+    expect_and_clear_error(error);
+}
+
 static void test_sheet_misuse(void **state)
 {
     (void)state;
@@ -183,25 +191,17 @@ static void test_sheet_misuse(void **state)
     assert_null(cw_sheet_add(sheet, "b", px, 4, 4, 8, 1)), expect_and_clear_error("pitch");
     expect_unchanged(sheet, &before);
     // Grids.
-    assert_int_equal(cw_sheet_add_grid(NULL, "g", px, 4, 4, 16, 2, 2, 1), -1), expect_and_clear_error("sheet is NULL");
-    assert_int_equal(cw_sheet_add_grid(sheet, NULL, px, 4, 4, 16, 2, 2, 1), -1);
-    expect_and_clear_error("prefix is NULL");
-    assert_int_equal(cw_sheet_add_grid(sheet, "", px, 4, 4, 16, 2, 2, 1), -1);
-    expect_and_clear_error("prefix is empty");
-    assert_int_equal(cw_sheet_add_grid(sheet, "g", NULL, 4, 4, 16, 2, 2, 1), -1);
-    expect_and_clear_error("pixel pointer is NULL");
-    assert_int_equal(cw_sheet_add_grid(sheet, "g", px, 0, 4, 16, 2, 2, 1), -1);
-    expect_and_clear_error("must be positive");
-    assert_int_equal(cw_sheet_add_grid(sheet, "g", px, 4, 4, 16, 0, 2, 1), -1);
-    expect_and_clear_error("must be positive");
-    assert_int_equal(cw_sheet_add_grid(sheet, "g", px, 4, 4, 16, 5, 2, 1), -1);
-    expect_and_clear_error("larger than the sheet");
-    assert_int_equal(cw_sheet_add_grid(sheet, "g", px, 4, 4, 16, 2, 5, 1), -1);
-    expect_and_clear_error("larger than the sheet");
-    assert_int_equal(cw_sheet_add_grid(sheet, "g", px, 4, 4, 12, 2, 2, 1), -1), expect_and_clear_error("pitch");
-    assert_int_equal(cw_sheet_add_grid(sheet, "g", px, 4, 4, -16, 2, 2, 1), -1), expect_and_clear_error("pitch");
-    assert_int_equal(cw_sheet_add_grid(sheet, "g", px, 4, 2000000, 1 << 20, 2, 2, 1), -1);
-    expect_and_clear_error("INT_MAX");
+    grid_refused(NULL, "g", px, 4, 4, 16, 2, 2, "sheet is NULL");
+    grid_refused(sheet, NULL, px, 4, 4, 16, 2, 2, "prefix is NULL");
+    grid_refused(sheet, "", px, 4, 4, 16, 2, 2, "prefix is empty");
+    grid_refused(sheet, "g", NULL, 4, 4, 16, 2, 2, "pixel pointer is NULL");
+    grid_refused(sheet, "g", px, 0, 4, 16, 2, 2, "must be positive");
+    grid_refused(sheet, "g", px, 4, 4, 16, 0, 2, "must be positive");
+    grid_refused(sheet, "g", px, 4, 4, 16, 5, 2, "larger than the sheet");
+    grid_refused(sheet, "g", px, 4, 4, 16, 2, 5, "larger than the sheet");
+    grid_refused(sheet, "g", px, 4, 4, 12, 2, 2, "pitch");
+    grid_refused(sheet, "g", px, 4, 4, -16, 2, 2, "pitch");
+    grid_refused(sheet, "g", px, 4, 2000000, 1 << 20, 2, 2, "INT_MAX");
     assert_non_null(cw_sheet_add(sheet, "g/3", px, 2, 2, 16, 1));
     before = cw_sheet_get_stats(sheet);
     assert_int_equal(cw_sheet_add_grid(sheet, "g", px, 4, 4, 16, 2, 2, 1), -1);
