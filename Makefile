@@ -98,16 +98,6 @@ tsan: $(BUILD)/tsan/test_collworld
 asan: $(BUILD)/asan/test_collworld
 	CW_TEST_SCALE=3 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(BUILD)/asan/test_collworld
 
-# The whole suite on other random cases: each salt mixed into every seed (tests/main.c). Not part of
-# make test (a minute a salt); run it after changing what the random tests generate or check, or
-# SOAK_SALTS="..." for others. A test that fails only here leans on its seed's luck.
-SOAK_SALTS ?= 1 2 3 4
-soak: $(BUILD)/test_collworld
-	@for s in $(SOAK_SALTS); do echo "CW_TEST_SALT=$$s"; \
-	    CW_TEST_SALT=$$s ./$(BUILD)/test_collworld > $(BUILD)/soak-$$s.log 2>&1 || \
-	    { grep -B30 'FAILED  \]' $(BUILD)/soak-$$s.log | tail -60; echo "salt $$s FAILED: $(BUILD)/soak-$$s.log"; exit 1; }; \
-	done; echo "soak: salts $(SOAK_SALTS) passed"
-
 # valgrind memcheck on a lighter run of the same suite (CW_TEST_SCALE divides the random case counts)
 valgrind: $(BUILD)/test_collworld
 	CW_TEST_SCALE=40 valgrind -q --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=definite \
@@ -163,6 +153,19 @@ lua-test: $(LUA_MODULES) | deps-lua
 	        LUA_CPATH="$(BUILD)/$$lua/?.so" LUA_PATH="tests/lua/?.lua;demo/love/?.lua" $$lua $$t || exit 1; \
 	    done; \
 	done
+
+# The whole suite and the Lua tests on other random cases: each salt mixed into every seed
+# (tests/main.c, tests/lua/harness.lua). Not part of make test (a minute a salt); run it after
+# changing what the random tests generate or check, or SOAK_SALTS="..." for others. A test that
+# fails only here leans on its seed's luck.
+SOAK_SALTS ?= 1 2 3 4
+soak: $(BUILD)/test_collworld $(LUA_MODULES) | deps-lua
+	@for s in $(SOAK_SALTS); do echo "CW_TEST_SALT=$$s"; \
+	    CW_TEST_SALT=$$s ./$(BUILD)/test_collworld > $(BUILD)/soak-$$s.log 2>&1 || \
+	    { grep -B30 'FAILED  \]' $(BUILD)/soak-$$s.log | tail -60; echo "salt $$s FAILED: $(BUILD)/soak-$$s.log"; exit 1; }; \
+	    CW_TEST_SALT=$$s $(MAKE) -s lua-test > $(BUILD)/soak-lua-$$s.log 2>&1 || \
+	    { grep -i -A3 'fail\|error' $(BUILD)/soak-lua-$$s.log | head -40; echo "salt $$s FAILED: $(BUILD)/soak-lua-$$s.log"; exit 1; }; \
+	done; echo "soak: salts $(SOAK_SALTS) passed"
 
 # The Lua tests under valgrind memcheck (Lua 5.4; LuaJIT's allocator confuses memcheck).
 lua-valgrind: $(BUILD)/lua5.4/collworld.so | deps-lua

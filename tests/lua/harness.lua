@@ -7,9 +7,12 @@ function M.count(n)
     return math.max(1, math.floor(n / M.scale))
 end
 
+-- CW_TEST_SALT mixes into every seed (as for the C suite): the same checks on other random cases.
+M.salt = math.floor(tonumber(os.getenv("CW_TEST_SALT") or "0") or 0)
+
 -- A seeded generator that gives the same numbers in every Lua (Park-Miller: exact in doubles).
 function M.rng(seed)
-    local state = seed % 2147483646 + 1
+    local state = (seed + M.salt * 104729) % 2147483646 + 1
     local r = {}
     function r.next()
         state = state * 16807 % 2147483647
