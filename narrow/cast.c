@@ -146,17 +146,31 @@ static bool overlap_point_in(const cw__body *a, const cw__body *b, double dx, do
     return false;
 }
 
+// The first pair of runs to meet while a moves from time `from` to `to` of (dx, dy): its overlap
+// [*start, *until), in times of the whole motion. Over that short stretch only the runs near where
+// the pair grazes are paired, so a comb's many runs still fit.
+static bool first_pair_between(const cw__body *a, const cw__body *b, double dx, double dy, double from, double to,
+                               double *start, double *until)
+{
+    cw__body moved = cw__body_moved(a, from * dx, from * dy);
+    double span = to - from;
+    if (!cw__first_touch_pairs(&moved, b, span * dx, span * dy, start, until))
+        return false;
+    *start = from + *start * span, *until = from + *until * span;
+    return true;
+}
+
 // Where a pair that first touches at t (found to within FIRST_TOUCH_RESOLUTION either way) grazes:
 // around t; failing that (a touch that only rounding makes at t, which the bisection keeps
 // choosing, and a real one just after), halfway through the first pair of runs' overlap if that
 // begins within the steps contact_at() tried after t; or over those steps.
 static bool grazing_point(const cw__body *a, const cw__body *b, double dx, double dy, double t, cw_vec2 *point)
 {
-    const double r = FIRST_TOUCH_RESOLUTION, last = cw__min(1.0, t + 9 * r);
-    if (overlap_point_in(a, b, dx, dy, cw__max(0.0, t - r), cw__min(1.0, t + r), point))
+    const double r = FIRST_TOUCH_RESOLUTION, first = cw__max(0.0, t - r), last = cw__min(1.0, t + 9 * r);
+    if (overlap_point_in(a, b, dx, dy, first, cw__min(1.0, t + r), point))
         return true;
     double start, end;
-    if (cw__first_touch_pairs(a, b, dx, dy, &start, &end) && start < last &&
+    if (first_pair_between(a, b, dx, dy, first, last, &start, &end) && start < last &&
         overlap_point_at(a, b, dx, dy, 0.5 * (start + end), point))
         return true;
     return overlap_point_in(a, b, dx, dy, t, last, point);

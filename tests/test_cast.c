@@ -307,9 +307,9 @@ static void grazing_case(uint64_t seed, grazing_tally *t)
     free_case(&c);
 }
 
-// Fast shapes that only graze (grazing_case), on seeded cases and on two that CW_TEST_SALT=10 and 16
-// found (a touch that only rounding makes at the first touch, the real overlap just after), made
-// again under those salts.
+// Fast shapes that only graze (grazing_case), on seeded cases and on three that other salts found,
+// made again under them: CW_TEST_SALT=10 and 16 (a touch that only rounding makes at the first
+// touch, the real overlap just after) and 129 (the same, A a comb of 105 runs).
 static void test_grazing_contacts(void **state)
 {
     (void)state;
@@ -324,6 +324,8 @@ static void test_grazing_contacts(void **state)
     grazing_case(0x96A2E00000000574ull, &t);
     setenv("CW_TEST_SALT", "16", 1);
     grazing_case(0x96A2E00000000527ull, &t);
+    setenv("CW_TEST_SALT", "129", 1); // a comb with too many runs to pair over the whole motion
+    grazing_case(0x96A2E000000003F8ull, &t);
     setenv("CW_TEST_SALT", kept, 1);
     printf("  %d paths moved to just inside the edge of hitting: %d graze (depth 0); %d failed\n", t.tried, t.grazes,
            t.failures);
