@@ -82,6 +82,38 @@ static void halve_touch(const cw__body *a, const cw__body *b, double dx, double 
         *lo = mid;
 }
 
+// The first pair of runs to meet while a moves from time `from` to `to` of (dx, dy): its overlap
+// [*start, *until), in times of the whole motion (*start infinite if none meets). Over a short
+// stretch only the runs near where the pair meets are paired, so that a comb's many runs still
+// fit and a sprite's runs far from the first touch cost nothing. False if the runs are too many.
+static bool first_pair_between(const cw__body *a, const cw__body *b, double dx, double dy, double from, double to,
+                               double *start, double *until)
+{
+    cw__body moved = cw__body_moved(a, from * dx, from * dy);
+    double span = to - from;
+    if (!cw__first_touch_pairs(&moved, b, span * dx, span * dy, start, until))
+        return false;
+    *start = from + *start * span, *until = from + *until * span;
+    return true;
+}
+
+// The first pair of runs to meet in [from, to], looked for in windows that double from an eighth
+// of it: a first touch mostly comes soon after the opaque boxes meet, and a bullet's path across a
+// whole sprite would pair every run it crosses. *t infinite if none meets; false if the runs of a
+// window are too many.
+static bool first_pair_after(const cw__body *a, const cw__body *b, double dx, double dy, double from, double to,
+                             double *t)
+{
+    double width = (to - from) / 8, until;
+    for (double start = from;; start += width, width *= 2) {
+        double end = start + width < to ? start + width : to;
+        if (!first_pair_between(a, b, dx, dy, start, end, t, &until))
+            return false;
+        if (*t < INFINITY || end == to)
+            return true;
+    }
+}
+
 // The first touch of a pair in canonical order that touches somewhere in [0, 1] but not at 0: the
 // bisection of the swept test over the times its opaque boxes allow, to FIRST_TOUCH_RESOLUTION.
 static double ordered_first_touch(const cw__body *a, const cw__body *b, double dx, double dy)
@@ -94,12 +126,14 @@ static double ordered_first_touch(const cw__body *a, const cw__body *b, double d
         lo = cw__min(cw__max(lo, box_lo), 1), hi = cw__max(cw__min(hi, box_hi), lo);
     }
     // Most often the pairs of runs give the time outright; it must agree with the swept test (no
-    // touch just before it, a touch just after), else, or where the runs are too many, bisect.
+    // touch from lo to half a resolution before it, a touch by half a resolution after: then it
+    // needs no bisection), else, or where the runs are too many, bisect.
     double t;
-    if (cw__first_touch_pairs(a, b, dx, dy, &t, NULL) && t >= lo && t <= hi) {
-        double before = cw__max(lo, t - FIRST_TOUCH_RESOLUTION), after = cw__min(hi, t + FIRST_TOUCH_RESOLUTION);
-        cw__body from = cw__body_moved(a, before * dx, before * dy);
-        if (!ordered_touch_moving(a, b, before * dx, before * dy) &&
+    if (lo < hi && first_pair_after(a, b, dx, dy, lo, hi, &t) && t <= hi) {
+        const double half = 0.5 * FIRST_TOUCH_RESOLUTION;
+        double before = cw__max(lo, t - half), after = cw__min(hi, t + half);
+        cw__body start = cw__body_moved(a, lo * dx, lo * dy), from = cw__body_moved(a, before * dx, before * dy);
+        if (!ordered_touch_moving(&start, b, (before - lo) * dx, (before - lo) * dy) &&
             ordered_touch_moving(&from, b, (after - before) * dx, (after - before) * dy))
             lo = before, hi = after;
     }
@@ -146,20 +180,6 @@ static bool overlap_point_in(const cw__body *a, const cw__body *b, double dx, do
     return false;
 }
 
-// The first pair of runs to meet while a moves from time `from` to `to` of (dx, dy): its overlap
-// [*start, *until), in times of the whole motion. Over that short stretch only the runs near where
-// the pair grazes are paired, so a comb's many runs still fit.
-static bool first_pair_between(const cw__body *a, const cw__body *b, double dx, double dy, double from, double to,
-                               double *start, double *until)
-{
-    cw__body moved = cw__body_moved(a, from * dx, from * dy);
-    double span = to - from;
-    if (!cw__first_touch_pairs(&moved, b, span * dx, span * dy, start, until))
-        return false;
-    *start = from + *start * span, *until = from + *until * span;
-    return true;
-}
-
 // Where a pair that first touches at t (found to within FIRST_TOUCH_RESOLUTION either way) grazes:
 // around t; failing that (a touch that only rounding makes at t, which the bisection keeps
 // choosing, and a real one just after), halfway through the first pair of runs' overlap if that
@@ -170,7 +190,7 @@ static bool grazing_point(const cw__body *a, const cw__body *b, double dx, doubl
     if (overlap_point_in(a, b, dx, dy, first, cw__min(1.0, t + r), point))
         return true;
     double start, end;
-    if (first_pair_between(a, b, dx, dy, first, last, &start, &end) && start < last &&
+    if (first < last && first_pair_between(a, b, dx, dy, first, last, &start, &end) && start < last &&
         overlap_point_at(a, b, dx, dy, 0.5 * (start + end), point))
         return true;
     return overlap_point_in(a, b, dx, dy, t, last, point);

@@ -445,7 +445,8 @@ bool cw__mtd(const cw__body *a, const cw__body *b, double hint_x, double hint_y,
 // The first touch of a moving by t * (dx, dy) against b, from the intervals of time over which
 // each pair of rectangles (a run of texels of each, or a box) overlaps: the earliest start in
 // [0, 1], and in *until (if not NULL) the end of that pair's interval (a time at which they do
-// overlap lies between). False where the rectangles are too many (then bisect) or none touches.
+// overlap lies between); *t is infinite where no pair meets. False where the rectangles are too
+// many (then bisect).
 bool cw__first_touch_pairs(const cw__body *a, const cw__body *b, double dx, double dy, double *t, double *until);
 
 // Fills the manifold for two overlapping mask bodies; normal from a toward b.

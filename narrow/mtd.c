@@ -436,7 +436,7 @@ bool cw__first_touch_pairs(const cw__body *a, const cw__body *b, double dx, doub
     *t = first / length;
     if (until != NULL)
         *until = end / length;
-    return first < INFINITY;
+    return true;
 }
 
 // Edge normals both ways and the diagonals between them, the hint, the centres' direction; then
