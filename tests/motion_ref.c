@@ -151,8 +151,8 @@ double mref_first_gap(const ref_shape *a, const cw_transform *ta, const ref_shap
     return gap;
 }
 
-double mref_mtd(const ref_shape *a, const cw_transform *ta, const ref_shape *b, const cw_transform *tb,
-                int directions, double threshold, double min_gap, double *nx, double *ny)
+double mref_gaps(const ref_shape *a, const cw_transform *ta, const ref_shape *b, const cw_transform *tb,
+                 int directions, double threshold, double min_gap, double *gaps)
 {
     cells ca = cells_of(a, ta), cb = cells_of(b, tb);
     interval *scratch = malloc(sizeof *scratch * ((size_t)ca.count * (size_t)cb.count + 1));
@@ -160,13 +160,29 @@ double mref_mtd(const ref_shape *a, const cw_transform *ta, const ref_shape *b, 
         abort();
     double best = INFINITY;
     for (int k = 0; k < directions; k++) {
-        double angle = 2 * 3.14159265358979323846 * k / directions, ux = cos(angle), uy = sin(angle);
-        double gap = gap_between(&ca, &cb, ux, uy, threshold, min_gap, scratch);
-        if (gap < best)
-            best = gap, *nx = ux, *ny = uy;
+        double angle = 2 * 3.14159265358979323846 * k / directions;
+        gaps[k] = gap_between(&ca, &cb, cos(angle), sin(angle), threshold, min_gap, scratch);
+        best = fmin(best, gaps[k]);
     }
     free(scratch);
     free(ca.quads);
     free(cb.quads);
+    return best;
+}
+
+double mref_mtd(const ref_shape *a, const cw_transform *ta, const ref_shape *b, const cw_transform *tb,
+                int directions, double threshold, double min_gap, double *nx, double *ny)
+{
+    double *gaps = malloc(sizeof *gaps * (size_t)directions);
+    if (gaps == NULL)
+        abort();
+    double best = mref_gaps(a, ta, b, tb, directions, threshold, min_gap, gaps);
+    for (int k = 0; k < directions; k++)
+        if (gaps[k] == best) { // the first of the least, as the loop over directions found it
+            double angle = 2 * 3.14159265358979323846 * k / directions;
+            *nx = cos(angle), *ny = sin(angle);
+            break;
+        }
+    free(gaps);
     return best;
 }

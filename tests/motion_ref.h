@@ -36,4 +36,9 @@ double mref_first_gap(const ref_shape *a, const cw_transform *ta, const ref_shap
 double mref_mtd(const ref_shape *a, const cw_transform *ta, const ref_shape *b, const cw_transform *tb,
                 int directions, double threshold, double min_gap, double *nx, double *ny);
 
+/// The first gap along each of `directions` evenly spaced directions (direction k at angle
+/// 2 pi k / directions) into gaps[k]; returns the least of them.
+double mref_gaps(const ref_shape *a, const cw_transform *ta, const ref_shape *b, const cw_transform *tb,
+                 int directions, double threshold, double min_gap, double *gaps);
+
 #endif
