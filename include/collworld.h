@@ -406,7 +406,8 @@ CW_API bool cw_shape_cast(const cw_shape *a, const cw_transform *ta, cw_vec2 tra
 /// - Cost: a swept body is filed in the grid under the box of its whole motion, widened by the
 ///   farthest any unswept body moved in the step (so that their meeting anywhere is a candidate);
 ///   its candidates are tested over the motion (an exact test of run hexagons), and each begin
-///   bisects its first touch (about 20 such tests).
+///   finds its first touch from when its pairs of runs overlap, near where the two boxes first
+///   meet, checked by two more such tests (a bisection of about 20 where the runs are too many).
 /// - Callbacks run inside cw_world_step() after detection is complete. Inside them you may create
 ///   and destroy bodies and set transforms, shapes, filters, groups, user data and whether a body
 ///   is enabled; the changes take effect for the next step. cw_body_touching() and
