@@ -26,12 +26,11 @@ static cw__box swept_box(const cw_world *world, uint32_t index)
     cw__box box = slot->next_aabb; // its AABB now, at the end of its motion
     double dx, dy;
     cw__motion(slot, &dx, &dy);
-    if (dx != 0 || dy != 0) {
-        cw__body scratch;
-        cw__body start = cw__body_moved(cw__slot_body(world, index, &scratch), -dx, -dy);
-        cw_aabb from = cw__body_aabb(&start);
-        box.min_x = fminf(box.min_x, from.min.x), box.min_y = fminf(box.min_y, from.min.y);
-        box.max_x = fmaxf(box.max_x, from.max.x), box.max_y = fmaxf(box.max_y, from.max.y);
+    if (dx != 0 || dy != 0) { // the start is the end moved back (the motion is a translation)
+        cw__box from = {cw__float_down(box.min_x - dx), cw__float_down(box.min_y - dy), cw__float_up(box.max_x - dx),
+                        cw__float_up(box.max_y - dy)};
+        box.min_x = fminf(box.min_x, from.min_x), box.min_y = fminf(box.min_y, from.min_y);
+        box.max_x = fmaxf(box.max_x, from.max_x), box.max_y = fmaxf(box.max_y, from.max_y);
     }
     double mx = world->sweep_margin_x, my = world->sweep_margin_y;
     return (cw__box){cw__float_down(box.min_x - mx), cw__float_down(box.min_y - my), cw__float_up(box.max_x + mx),
