@@ -74,8 +74,8 @@ static void print_pair(const gen_shape *a, const cw_transform *ta, const gen_sha
     gen_print_transform(stdout, "ta", ta);
     gen_print_shape(stdout, "b", b);
     gen_print_transform(stdout, "tb", tb);
-    printf("  manifold normal (%.6g, %.6g) depth %.6g; MTD %.6g along (%.6g, %.6g)\n", (double)m->normal.x,
-           (double)m->normal.y, (double)m->depth, mtd, nx, ny);
+    printf("  manifold normal (%.6g, %.6g) depth %.6g; MTD %.6g; a way out within 1%% of it nearest along (%.6g, "
+           "%.6g)\n", (double)m->normal.x, (double)m->normal.y, (double)m->depth, mtd, nx, ny);
 }
 
 // Degrees from `normal` to the nearest of the brute force's directions whose way out is within

@@ -132,7 +132,7 @@ static void test_world_bytes_exact(void **state)
 enum { FLIP_MASKS = 64, FLIP_BODIES = 4 * FLIP_MASKS, FLIP_ROUNDS = 3, FLIP_CELL = 200 };
 
 // Makes body i of the kind test: a mask or a box (shapes[0] or [1]) at its own place, far from
-// the others, in the middle of a cell of FLIP_CELL (see kind_world).
+// the others, in the middle of a cell when the world's cells are FLIP_CELL wide.
 static cw_body_id kind_body(cw_world *world, const gen_shape shapes[2], int i, bool mask)
 {
     cw_body_def body = cw_default_body_def();
