@@ -169,20 +169,3 @@ double mref_gaps(const ref_shape *a, const cw_transform *ta, const ref_shape *b,
     free(cb.quads);
     return best;
 }
-
-double mref_mtd(const ref_shape *a, const cw_transform *ta, const ref_shape *b, const cw_transform *tb,
-                int directions, double threshold, double min_gap, double *nx, double *ny)
-{
-    double *gaps = malloc(sizeof *gaps * (size_t)directions);
-    if (gaps == NULL)
-        abort();
-    double best = mref_gaps(a, ta, b, tb, directions, threshold, min_gap, gaps);
-    for (int k = 0; k < directions; k++)
-        if (gaps[k] == best) { // the first of the least, as the loop over directions found it
-            double angle = 2 * 3.14159265358979323846 * k / directions;
-            *nx = cos(angle), *ny = sin(angle);
-            break;
-        }
-    free(gaps);
-    return best;
-}

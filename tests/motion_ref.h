@@ -31,13 +31,8 @@ double mref_first_touch(const ref_shape *a, const cw_transform *ta, double dx, d
 double mref_first_gap(const ref_shape *a, const cw_transform *ta, const ref_shape *b, const cw_transform *tb,
                       double nx, double ny, double threshold, double min_gap);
 
-/// The minimum translation distance: the least first gap over `directions` evenly spaced directions
-/// (the first at angle 0), and that direction (unit) in *nx, *ny.
-double mref_mtd(const ref_shape *a, const cw_transform *ta, const ref_shape *b, const cw_transform *tb,
-                int directions, double threshold, double min_gap, double *nx, double *ny);
-
 /// The first gap along each of `directions` evenly spaced directions (direction k at angle
-/// 2 pi k / directions) into gaps[k]; returns the least of them.
+/// 2 pi k / directions) into gaps[k]; returns the least of them: the minimum translation distance.
 double mref_gaps(const ref_shape *a, const cw_transform *ta, const ref_shape *b, const cw_transform *tb,
                  int directions, double threshold, double min_gap, double *gaps);
 
