@@ -27,6 +27,7 @@
 #define BANDS 12     // rows are merged in bands of a twelfth of the bound (at least a row)
 #define QUICK_PASSES 4 // widening passes over all intervals before they are sorted into buckets
 #define ROW_TRIES 2    // bounds tried for the rows after a cover: its answer, then half of it
+#define EXIT_EVERY 8   // pairs between the checks whether a direction has already lost
 
 // A rectangle of one shape, in world units relative to a reference point: its centre, its radius
 // along each of the four axes, and its half extents along the world axes.
@@ -138,17 +139,30 @@ static bool shape_rects(const problem *p, const cw__body *body, const cw__body *
     return i0 >= i1 || j0 >= j1 || collect(p, body, i0, i1, j0, j1, band, set);
 }
 
-// Whether two rectangles' AABBs can meet: within the bound of each other, or for a first touch at
-// some time of a's motion (on both axes at once).
-static bool may_meet(const problem *p, const rect *ra, const rect *rb)
+// Whether two rectangles' AABBs come within the bound of each other (B not moving), both axes at
+// once where SSE2 is at hand (a rect's centre and its extents are adjacent pairs of doubles).
+static bool within_bound(const problem *p, const rect *ra, const rect *rb)
 {
+#if defined(__SSE2__)
+    __m128d gap = _mm_sub_pd(_mm_loadu_pd(&rb->cx), _mm_loadu_pd(&ra->cx));
+    __m128d reach = _mm_add_pd(_mm_loadu_pd(&ra->ex), _mm_loadu_pd(&rb->ex));
+    __m128d beyond = _mm_sub_pd(_mm_andnot_pd(_mm_set1_pd(-0.0), gap), reach); // |gap| - reach
+    return _mm_movemask_pd(_mm_cmple_pd(beyond, _mm_set1_pd(p->bound))) == 3;
+#else
     double gap_x = rb->cx - ra->cx, gap_y = rb->cy - ra->cy, reach_x = ra->ex + rb->ex, reach_y = ra->ey + rb->ey;
-    if (p->move_x == 0 && p->move_y == 0)
-        return fabs(gap_x) - reach_x <= p->bound && fabs(gap_y) - reach_y <= p->bound;
-    double lo = 0, hi = 1; // times t with |gap - t * move| <= reach on each axis
-    const double gap[2] = {gap_x, gap_y}, reach[2] = {reach_x + p->bound, reach_y + p->bound};
+    return fabs(gap_x) - reach_x <= p->bound && fabs(gap_y) - reach_y <= p->bound;
+#endif
+}
+
+// Whether two rectangles' AABBs can come within the bound of each other at some time of a's
+// motion (on both axes at once).
+static bool may_meet_moving(const problem *p, const rect *ra, const rect *rb)
+{
+    double gap[2] = {rb->cx - ra->cx, rb->cy - ra->cy}, reach[2] = {ra->ex + rb->ex, ra->ey + rb->ey};
     const double move[2] = {p->move_x, p->move_y};
+    double lo = 0, hi = 1; // times t with |gap - t * move| <= reach on each axis
     for (int k = 0; k < 2; k++) {
+        reach[k] += p->bound;
         if (move[k] == 0) {
             if (fabs(gap[k]) > reach[k])
                 return false;
@@ -160,27 +174,50 @@ static bool may_meet(const problem *p, const rect *ra, const rect *rb)
     return lo <= hi;
 }
 
+// A pair's window on each axis: the open range of s * (direction . axis) where the projections
+// overlap, |gap + s c| < reach. True if no move within the bound meets along some axis.
+static bool pair_windows(const problem *p, const rect *ra, const rect *rb, double lo[4], double hi[4])
+{
+    double dx = rb->cx - ra->cx, dy = rb->cy - ra->cy;
+#if defined(__SSE2__)
+    __m128d tolerance = _mm_set1_pd(p->tolerance), bound = _mm_set1_pd(p->bound), sign = _mm_set1_pd(-0.0);
+    __m128d apart = _mm_setzero_pd();
+    for (int axis = 0; axis < 4; axis += 2) { // two axes a step, each lane the scalar operations
+        __m128d reach = _mm_sub_pd(_mm_add_pd(_mm_loadu_pd(ra->radius + axis), _mm_loadu_pd(rb->radius + axis)), tolerance);
+        __m128d gap = _mm_add_pd(_mm_mul_pd(_mm_loadu_pd(p->ax + axis), _mm_set1_pd(dx)),
+                                 _mm_mul_pd(_mm_loadu_pd(p->ay + axis), _mm_set1_pd(dy)));
+        _mm_storeu_pd(lo + axis, _mm_sub_pd(_mm_xor_pd(reach, sign), gap));
+        _mm_storeu_pd(hi + axis, _mm_sub_pd(reach, gap));
+        apart = _mm_or_pd(apart, _mm_cmpgt_pd(_mm_sub_pd(_mm_andnot_pd(sign, gap), reach), bound));
+    }
+    return _mm_movemask_pd(apart) != 0;
+#else
+    bool apart = false;
+    for (int axis = 0; axis < 4; axis++) {
+        double reach = ra->radius[axis] + rb->radius[axis] - p->tolerance;
+        double gap = p->ax[axis] * dx + p->ay[axis] * dy;
+        lo[axis] = -reach - gap, hi[axis] = reach - gap;
+        apart = apart || fabs(gap) - reach > p->bound;
+    }
+    return apart;
+#endif
+}
+
 // The pairs of rectangles that B moved by less than the bound can bring together, with their
 // windows. False if there are too many.
 static bool make_pairs(problem *p)
 {
     const rect_set *sa = &p->sets[0], *sb = &p->sets[1];
     rect_pairs *w = &p->pairs;
+    bool still = p->move_x == 0 && p->move_y == 0;
     w->count = 0;
     for (int i = 0; i < sa->count; i++)
         for (int k = 0; k < sb->count; k++) {
             const rect *ra = &sa->r[i], *rb = &sb->r[k];
-            if (!may_meet(p, ra, rb))
+            if (!(still ? within_bound(p, ra, rb) : may_meet_moving(p, ra, rb)))
                 continue;
             double lo[4], hi[4];
-            bool apart = false;
-            for (int axis = 0; axis < 4; axis++) {
-                double reach = ra->radius[axis] + rb->radius[axis] - p->tolerance;
-                double gap = p->ax[axis] * (rb->cx - ra->cx) + p->ay[axis] * (rb->cy - ra->cy); // |gap + s c| < reach
-                lo[axis] = -reach - gap, hi[axis] = reach - gap;
-                apart = apart || fabs(gap) - reach > p->bound; // no move within the bound meets along it
-            }
-            if (apart && p->move_x == 0 && p->move_y == 0)
+            if (pair_windows(p, ra, rb, lo, hi) && still)
                 continue;
             if (w->count == PAIR_CAP)
                 return false;
@@ -192,32 +229,79 @@ static bool make_pairs(problem *p)
     return true;
 }
 
-// Along unit (nx, ny), for each pair the interval of s where all four windows hold (empty ones get
-// end -1, so they never extend a reach). Axis by axis, so the loops run two pairs at once.
-static void intervals(problem *p, double nx, double ny)
+// Along unit (nx, ny), each axis's factor and which of its windows' ends comes first along s.
+typedef struct axis_factors {
+    double inv[4];
+    const double *low[4], *high[4];
+} axis_factors;
+
+static void factors_along(const problem *p, double nx, double ny, axis_factors *f)
 {
-    rect_pairs *w = &p->pairs;
-    int n = w->count;
-    double *lo = w->start, *hi = w->end;
     for (int axis = 0; axis < 4; axis++) {
         double c = nx * p->ax[axis] + ny * p->ay[axis];
         if (fabs(c) < 1e-12) // parallel: the window must hold at every s (a huge factor says so)
             c = c < 0 ? -1e-12 : 1e-12;
-        double inv = 1 / c;
-        const double *low = c > 0 ? w->lo[axis] : w->hi[axis], *high = c > 0 ? w->hi[axis] : w->lo[axis];
-        if (axis == 0) {
-            for (int i = 0; i < n; i++)
-                lo[i] = low[i] * inv, hi[i] = high[i] * inv;
-            continue;
-        }
-        for (int i = 0; i < n; i++) {
-            double l = low[i] * inv, h = high[i] * inv;
-            lo[i] = lo[i] > l ? lo[i] : l;
-            hi[i] = hi[i] < h ? hi[i] : h;
-        }
+        f->inv[axis] = 1 / c;
+        f->low[axis] = c > 0 ? p->pairs.lo[axis] : p->pairs.hi[axis];
+        f->high[axis] = c > 0 ? p->pairs.hi[axis] : p->pairs.lo[axis];
     }
-    for (int i = 0; i < n; i++)
-        hi[i] = lo[i] < hi[i] ? hi[i] : -1.0;
+}
+
+// One pair's interval of s where all four windows hold (an empty one gets end -1, so it never
+// extends a reach).
+static void pair_interval(const axis_factors *f, int i, double *start, double *end)
+{
+    double lo = f->low[0][i] * f->inv[0], hi = f->high[0][i] * f->inv[0];
+    for (int axis = 1; axis < 4; axis++) {
+        double l = f->low[axis][i] * f->inv[axis], h = f->high[axis][i] * f->inv[axis];
+        lo = lo > l ? lo : l;
+        hi = hi < h ? hi : h;
+    }
+    *start = lo, *end = lo < hi ? hi : -1.0;
+}
+
+// Along unit (nx, ny), every pair's interval (into start and end), and the search's first pass
+// over them: the largest end among the intervals that start before min_gap, or 0 (as
+// farthest_end() would give). One pass over the pairs, two at a time where SSE2 is at hand, each
+// lane the scalar operations in their order. Once that end reaches `enough` the direction has lost
+// whatever the rest hold: the pass stops there and gives `enough` (the intervals left unfinished).
+static double intervals_and_first_reach(problem *p, double nx, double ny, double enough)
+{
+    axis_factors f;
+    factors_along(p, nx, ny, &f);
+    rect_pairs *w = &p->pairs;
+    int i = 0, n = w->count;
+    double far = 0;
+#if defined(__SSE2__)
+    __m128d limit = _mm_set1_pd(p->min_gap), best = _mm_setzero_pd(), none = _mm_set1_pd(-1.0);
+    __m128d lost = _mm_set1_pd(enough);
+    for (; i + 2 <= n; i += 2) {
+        if ((i & (EXIT_EVERY - 1)) == 0 && _mm_movemask_pd(_mm_cmpge_pd(best, lost)) != 0)
+            return enough;
+        __m128d inv = _mm_set1_pd(f.inv[0]);
+        __m128d lo = _mm_mul_pd(_mm_loadu_pd(f.low[0] + i), inv), hi = _mm_mul_pd(_mm_loadu_pd(f.high[0] + i), inv);
+        for (int axis = 1; axis < 4; axis++) {
+            inv = _mm_set1_pd(f.inv[axis]);
+            lo = _mm_max_pd(lo, _mm_mul_pd(_mm_loadu_pd(f.low[axis] + i), inv)); // lo > l ? lo : l
+            hi = _mm_min_pd(hi, _mm_mul_pd(_mm_loadu_pd(f.high[axis] + i), inv)); // hi < h ? hi : h
+        }
+        __m128d open = _mm_cmplt_pd(lo, hi), before = _mm_cmplt_pd(lo, limit);
+        __m128d end = _mm_or_pd(_mm_and_pd(open, hi), _mm_andnot_pd(open, none));
+        _mm_storeu_pd(w->start + i, lo);
+        _mm_storeu_pd(w->end + i, end);
+        best = _mm_max_pd(best, _mm_or_pd(_mm_and_pd(before, end), _mm_andnot_pd(before, none)));
+    }
+    double lanes[2];
+    _mm_storeu_pd(lanes, best);
+    far = lanes[0] > lanes[1] ? lanes[0] : lanes[1];
+#endif
+    for (; i < n; i++) {
+        if ((i & (EXIT_EVERY - 1)) == 0 && far >= enough)
+            return enough;
+        pair_interval(&f, i, &w->start[i], &w->end[i]);
+        far = w->start[i] < p->min_gap && w->end[i] > far ? w->end[i] : far;
+    }
+    return far;
 }
 
 // The same in double from the rectangles themselves, for the direction chosen.
@@ -298,21 +382,22 @@ static double farthest_end(const rect_pairs *w, double threshold, double floor)
     return far;
 }
 
-// The reach as the search measures it: most often a few passes over all intervals settle it
-// (each takes every interval that starts before the reach so far); a long chain goes to the
-// buckets instead. Once the reach passes `enough` (the best found so far) the direction has lost:
-// that is all the search needs to know.
-static double search_reach(problem *p, double enough)
+// The reach as the search measures it, from the first pass's answer `first`: most often a few
+// passes over all intervals settle it (each takes every interval that starts before the reach so
+// far); a long chain goes to the buckets instead. Once the reach passes `enough` (the best found so
+// far) the direction has lost: that is all the search needs to know.
+static double search_reach(problem *p, double first, double enough)
 {
     rect_pairs *w = &p->pairs;
-    double reach = 0, gap = p->min_gap;
-    for (int pass = 0; pass < QUICK_PASSES; pass++) {
-        double next = farthest_end(w, reach + gap, reach);
+    double reach = 0, gap = p->min_gap, next = first;
+    for (int pass = 1;; pass++) {
         if (!(next > reach) || next >= enough)
             return next;
         reach = next;
+        if (pass == QUICK_PASSES)
+            return reach_sorted(p);
+        next = farthest_end(w, reach + gap, reach);
     }
-    return reach_sorted(p);
 }
 
 typedef struct best_direction {
@@ -325,8 +410,8 @@ static void try_direction(problem *p, double nx, double ny, best_direction *b)
     if (!(length > 0))
         return;
     nx /= length, ny /= length;
-    intervals(p, nx, ny);
-    double gap = search_reach(p, b->gap);
+    double first = intervals_and_first_reach(p, nx, ny, b->gap);
+    double gap = search_reach(p, first, b->gap);
     if (gap < b->gap)
         *b = (best_direction){nx, ny, gap};
 }
