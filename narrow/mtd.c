@@ -63,25 +63,43 @@ typedef struct problem {
     rect_pairs pairs;
 } problem;
 
-static bool add_rect(const problem *p, const cw__body *body, double i0, double i1, double j0, double j1, rect_set *set)
+// What every rectangle of one body shares: its placement, the reference point, and how long the
+// body's u and v axes (unit length) are along each of the problem's four axes and the world's.
+typedef struct rect_frame {
+    const cw__xf *xf;
+    double rx, ry;
+    double along_u[4], along_v[4];
+    double abs_c, abs_s, abs_sx, abs_sy;
+} rect_frame;
+
+static rect_frame frame_of(const problem *p, const cw__body *body)
+{
+    const cw__xf *xf = &body->xf;
+    rect_frame f = {xf, p->rx, p->ry, {0}, {0}, fabs(xf->c), fabs(xf->s), fabs(xf->sx), fabs(xf->sy)};
+    for (int k = 0; k < 4; k++) { // the body's axes are (c, s) and (-s, c)
+        f.along_u[k] = fabs(xf->c * p->ax[k] + xf->s * p->ay[k]);
+        f.along_v[k] = fabs(xf->c * p->ay[k] - xf->s * p->ax[k]);
+    }
+    return f;
+}
+
+static bool add_rect(const rect_frame *f, double i0, double i1, double j0, double j1, rect_set *set)
 {
     if (set->count == RECT_CAP)
         return false;
     rect *r = &set->r[set->count++];
-    const cw__xf *xf = &body->xf;
-    cw__to_world(xf, 0.5 * (i0 + i1), 0.5 * (j0 + j1), p->rx, p->ry, &r->cx, &r->cy);
-    double hu = 0.5 * (i1 - i0) * fabs(xf->sx), hv = 0.5 * (j1 - j0) * fabs(xf->sy);
-    for (int k = 0; k < 4; k++) // the body's axes are (c, s) and (-s, c)
-        r->radius[k] = hu * fabs(xf->c * p->ax[k] + xf->s * p->ay[k]) + hv * fabs(xf->c * p->ay[k] - xf->s * p->ax[k]);
-    r->ex = hu * fabs(xf->c) + hv * fabs(xf->s), r->ey = hu * fabs(xf->s) + hv * fabs(xf->c);
+    cw__to_world(f->xf, 0.5 * (i0 + i1), 0.5 * (j0 + j1), f->rx, f->ry, &r->cx, &r->cy);
+    double hu = 0.5 * (i1 - i0) * f->abs_sx, hv = 0.5 * (j1 - j0) * f->abs_sy;
+    for (int k = 0; k < 4; k++)
+        r->radius[k] = hu * f->along_u[k] + hv * f->along_v[k];
+    r->ex = hu * f->abs_c + hv * f->abs_s, r->ey = hu * f->abs_s + hv * f->abs_c;
     return true;
 }
 
 // The runs of the body's mask in texels [i0, i1) x [j0, j1), the rows ORed in bands of `band`
 // (a cover of those texels). False if they do not fit.
-static bool collect(const problem *p, const cw__body *body, int i0, int i1, int j0, int j1, int band, rect_set *set)
+static bool collect(const rect_frame *f, const cw_mask *m, int i0, int i1, int j0, int j1, int band, rect_set *set)
 {
-    const cw_mask *m = body->mask;
     uint64_t merged[CW_MASK_MAX_SIZE / 64];
     int w0 = i0 >> 6, w1 = (i1 - 1) >> 6;
     for (int j = j0; j < j1; j += band) {
@@ -93,7 +111,7 @@ static bool collect(const problem *p, const cw__body *body, int i0, int i1, int 
         }
         for (int start = next_set(merged, i0, i1); start < i1;) {
             int stop = next_clear(merged, start, i1);
-            if (!add_rect(p, body, start, stop, j, end, set))
+            if (!add_rect(f, start, stop, j, end, set))
                 return false;
             start = stop < i1 ? next_set(merged, stop, i1) : i1;
         }
@@ -132,11 +150,12 @@ static cw_aabb other_box(const problem *p, const cw__body *body, const cw__body 
 static bool shape_rects(const problem *p, const cw__body *body, const cw__body *other, int band, rect_set *set)
 {
     set->count = 0;
+    rect_frame f = frame_of(p, body);
     if (body->is_box)
-        return add_rect(p, body, 0, 1, 0, 1, set);
+        return add_rect(&f, 0, 1, 0, 1, set);
     int i0, i1, j0, j1;
     region(body, other_box(p, body, other), p->bound, &i0, &i1, &j0, &j1);
-    return i0 >= i1 || j0 >= j1 || collect(p, body, i0, i1, j0, j1, band, set);
+    return i0 >= i1 || j0 >= j1 || collect(&f, body->mask, i0, i1, j0, j1, band, set);
 }
 
 // Whether two rectangles' AABBs come within the bound of each other (B not moving), both axes at
