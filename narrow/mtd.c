@@ -20,6 +20,9 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if CW__HAVE_AVX2_CLONE
+#include <immintrin.h>
+#endif
 
 #define RECT_CAP 96   // rectangles per shape (56 bytes each, on the stack)
 #define PAIR_CAP 320  // pairs of rectangles (about 90 bytes each, on the stack)
@@ -279,30 +282,25 @@ static void pair_interval(const axis_factors *f, int i, double *start, double *e
     *start = lo, *end = lo < hi ? hi : -1.0;
 }
 
-// Along unit (nx, ny), every pair's interval (into start and end), and the search's first pass
-// over them: the largest end among the intervals that start before min_gap, or 0 (as
-// farthest_end() would give). One pass over the pairs, two at a time where SSE2 is at hand, each
-// lane the scalar operations in their order. Once that end reaches `enough` the direction has lost
-// whatever the rest hold: the pass stops there and gives `enough` (the intervals left unfinished).
-static double intervals_and_first_reach(problem *p, double nx, double ny, double enough)
+// The first pairs' intervals and the first pass's end over them (into *far), two pairs at a time
+// where SSE2 is at hand, each lane the scalar operations in their order. Returns the pairs done,
+// or -1 once the end has reached `enough`.
+static int pairs_by_two(problem *p, const axis_factors *f, double enough, double *far)
 {
-    axis_factors f;
-    factors_along(p, nx, ny, &f);
-    rect_pairs *w = &p->pairs;
-    int i = 0, n = w->count;
-    double far = 0;
+    int i = 0;
 #if defined(__SSE2__)
+    rect_pairs *w = &p->pairs;
     __m128d limit = _mm_set1_pd(p->min_gap), best = _mm_setzero_pd(), none = _mm_set1_pd(-1.0);
     __m128d lost = _mm_set1_pd(enough);
-    for (; i + 2 <= n; i += 2) {
+    for (; i + 2 <= w->count; i += 2) {
         if ((i & (EXIT_EVERY - 1)) == 0 && _mm_movemask_pd(_mm_cmpge_pd(best, lost)) != 0)
-            return enough;
-        __m128d inv = _mm_set1_pd(f.inv[0]);
-        __m128d lo = _mm_mul_pd(_mm_loadu_pd(f.low[0] + i), inv), hi = _mm_mul_pd(_mm_loadu_pd(f.high[0] + i), inv);
+            return -1;
+        __m128d inv = _mm_set1_pd(f->inv[0]);
+        __m128d lo = _mm_mul_pd(_mm_loadu_pd(f->low[0] + i), inv), hi = _mm_mul_pd(_mm_loadu_pd(f->high[0] + i), inv);
         for (int axis = 1; axis < 4; axis++) {
-            inv = _mm_set1_pd(f.inv[axis]);
-            lo = _mm_max_pd(lo, _mm_mul_pd(_mm_loadu_pd(f.low[axis] + i), inv)); // lo > l ? lo : l
-            hi = _mm_min_pd(hi, _mm_mul_pd(_mm_loadu_pd(f.high[axis] + i), inv)); // hi < h ? hi : h
+            inv = _mm_set1_pd(f->inv[axis]);
+            lo = _mm_max_pd(lo, _mm_mul_pd(_mm_loadu_pd(f->low[axis] + i), inv)); // lo > l ? lo : l
+            hi = _mm_min_pd(hi, _mm_mul_pd(_mm_loadu_pd(f->high[axis] + i), inv)); // hi < h ? hi : h
         }
         __m128d open = _mm_cmplt_pd(lo, hi), before = _mm_cmplt_pd(lo, limit);
         __m128d end = _mm_or_pd(_mm_and_pd(open, hi), _mm_andnot_pd(open, none));
@@ -312,15 +310,72 @@ static double intervals_and_first_reach(problem *p, double nx, double ny, double
     }
     double lanes[2];
     _mm_storeu_pd(lanes, best);
-    far = lanes[0] > lanes[1] ? lanes[0] : lanes[1];
+    *far = lanes[0] > lanes[1] ? lanes[0] : lanes[1];
+#else
+    (void)p, (void)f, (void)enough, (void)far;
 #endif
-    for (; i < n; i++) {
+    return i;
+}
+
+#if CW__HAVE_AVX2_CLONE
+// The same four pairs at a time, taken where the CPU has AVX2 (the library is built for the
+// baseline x86-64). Every interval the same bits; the end is the same maximum (its lanes grouped
+// otherwise, which could only change the sign of a zero, and a zero reach is compared, never
+// kept). It calls nothing: the upper halves of the registers are cleared as it returns, before
+// any SSE code runs.
+__attribute__((target("avx2"))) static int pairs_by_four(problem *p, const axis_factors *f, double enough, double *far)
+{
+    rect_pairs *w = &p->pairs;
+    __m256d limit = _mm256_set1_pd(p->min_gap), best = _mm256_setzero_pd(), none = _mm256_set1_pd(-1.0);
+    __m256d lost = _mm256_set1_pd(enough);
+    int i = 0;
+    for (; i + 4 <= w->count; i += 4) {
+        if ((i & (EXIT_EVERY - 1)) == 0 && _mm256_movemask_pd(_mm256_cmp_pd(best, lost, _CMP_GE_OQ)) != 0)
+            return -1;
+        __m256d inv = _mm256_set1_pd(f->inv[0]);
+        __m256d lo = _mm256_mul_pd(_mm256_loadu_pd(f->low[0] + i), inv);
+        __m256d hi = _mm256_mul_pd(_mm256_loadu_pd(f->high[0] + i), inv);
+        for (int axis = 1; axis < 4; axis++) {
+            inv = _mm256_set1_pd(f->inv[axis]);
+            lo = _mm256_max_pd(lo, _mm256_mul_pd(_mm256_loadu_pd(f->low[axis] + i), inv));
+            hi = _mm256_min_pd(hi, _mm256_mul_pd(_mm256_loadu_pd(f->high[axis] + i), inv));
+        }
+        __m256d end = _mm256_blendv_pd(none, hi, _mm256_cmp_pd(lo, hi, _CMP_LT_OQ));
+        _mm256_storeu_pd(w->start + i, lo);
+        _mm256_storeu_pd(w->end + i, end);
+        best = _mm256_max_pd(best, _mm256_blendv_pd(none, end, _mm256_cmp_pd(lo, limit, _CMP_LT_OQ)));
+    }
+    double lanes[4];
+    _mm256_storeu_pd(lanes, best);
+    *far = lanes[0];
+    for (int k = 1; k < 4; k++)
+        *far = lanes[k] > *far ? lanes[k] : *far;
+    return i;
+}
+#endif
+
+// Along unit (nx, ny), every pair's interval (into start and end), and the search's first pass
+// over them: the largest end among the intervals that start before min_gap, or 0 (as
+// farthest_end() would give). Once that end reaches `enough` the direction has lost whatever the
+// rest hold: the pass stops there and gives `enough` (the intervals left unfinished).
+static double intervals_and_first_reach(problem *p, double nx, double ny, double enough)
+{
+    axis_factors f;
+    factors_along(p, nx, ny, &f);
+    double far = 0;
+#if CW__HAVE_AVX2_CLONE
+    int i = __builtin_cpu_supports("avx2") ? pairs_by_four(p, &f, enough, &far) : pairs_by_two(p, &f, enough, &far);
+#else
+    int i = pairs_by_two(p, &f, enough, &far);
+#endif
+    rect_pairs *w = &p->pairs;
+    for (; i >= 0 && i < w->count; i++) { // the rest one at a time
         if ((i & (EXIT_EVERY - 1)) == 0 && far >= enough)
             return enough;
         pair_interval(&f, i, &w->start[i], &w->end[i]);
         far = w->start[i] < p->min_gap && w->end[i] > far ? w->end[i] : far;
     }
-    return far;
+    return i < 0 ? enough : far;
 }
 
 // The same in double from the rectangles themselves, for the direction chosen.
