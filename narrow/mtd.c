@@ -75,7 +75,7 @@ typedef struct rect_frame {
     double abs_c, abs_s, abs_sx, abs_sy;
 } rect_frame;
 
-static rect_frame frame_of(const problem *p, const cw__body *body)
+static rect_frame rect_frame_of(const problem *p, const cw__body *body)
 {
     const cw__xf *xf = &body->xf;
     rect_frame f = {xf, p->rx, p->ry, {0}, {0}, fabs(xf->c), fabs(xf->s), fabs(xf->sx), fabs(xf->sy)};
@@ -153,7 +153,7 @@ static cw_aabb other_box(const problem *p, const cw__body *body, const cw__body 
 static bool shape_rects(const problem *p, const cw__body *body, const cw__body *other, int band, rect_set *set)
 {
     set->count = 0;
-    rect_frame f = frame_of(p, body);
+    rect_frame f = rect_frame_of(p, body);
     if (body->is_box)
         return add_rect(&f, 0, 1, 0, 1, set);
     int i0, i1, j0, j1;
