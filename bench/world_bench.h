@@ -33,6 +33,7 @@ typedef struct options {
     bool quick;
     bool no_callbacks; ///< Diagnostic: time the world without on_begin / on_end (no manifolds owed).
     bool manifolds;    ///< cw_world_def::manifolds for the timed world (set per run by run_config).
+    bool stays;        ///< cw_world_def::report_stays for the timed world: every touching pair's manifold.
 } options;
 
 typedef struct result {
@@ -44,6 +45,7 @@ typedef struct result {
     int cw_frames;
     double cw_ms, cw_min, cw_max, xf_ms, step_ms, broad_ms, narrow_ms, events_ms;
     double cwm_ms, cwm_events_ms; ///< The second run, with a manifold for every begin.
+    double cws_ms, cws_events_ms; ///< The third, with a manifold for every begin and stay.
     double cw_runs_min, cw_runs_max, ys_runs_min, ys_runs_max; ///< Spread of the repeated runs' medians.
     double cw_candidates, cw_tests, cw_touching, cw_begins, cw_ends, cw_moved;
     int cw_large;
@@ -88,6 +90,7 @@ static inline cw_world *make_world(const options *o, cw_contact_fn *on_begin, cw
     def.on_end = timed && o->no_callbacks ? NULL : on_end;
     def.on_stay = NULL;
     def.manifolds = o->manifolds;
+    def.report_stays = timed && o->stays;
     def.context = context;
     return cw_world_create(&def);
 }

@@ -205,7 +205,8 @@ static bool pair_windows(const problem *p, const rect *ra, const rect *rb, doubl
     __m128d tolerance = _mm_set1_pd(p->tolerance), bound = _mm_set1_pd(p->bound), sign = _mm_set1_pd(-0.0);
     __m128d apart = _mm_setzero_pd();
     for (int axis = 0; axis < 4; axis += 2) { // two axes a step, each lane the scalar operations
-        __m128d reach = _mm_sub_pd(_mm_add_pd(_mm_loadu_pd(ra->radius + axis), _mm_loadu_pd(rb->radius + axis)), tolerance);
+        __m128d radii = _mm_add_pd(_mm_loadu_pd(ra->radius + axis), _mm_loadu_pd(rb->radius + axis));
+        __m128d reach = _mm_sub_pd(radii, tolerance);
         __m128d gap = _mm_add_pd(_mm_mul_pd(_mm_loadu_pd(p->ax + axis), _mm_set1_pd(dx)),
                                  _mm_mul_pd(_mm_loadu_pd(p->ay + axis), _mm_set1_pd(dy)));
         _mm_storeu_pd(lo + axis, _mm_sub_pd(_mm_xor_pd(reach, sign), gap));
