@@ -9,7 +9,8 @@
 /// Then, untimed, the two are run side by side to compare the touching pairs as sets: collworld's
 /// set is rebuilt from its begin and end events (world_check.c). Each side is timed in REPEATS runs
 /// made afresh and the median run is reported: on this machine where a process's memory lands moves
-/// a memory-bound run by up to a third.
+/// a memory-bound run by up to a third. Two more collworld runs: one with a manifold for every
+/// begin, one (STAY_FRAMES frames) with one for every begin and stay as well.
 ///
 /// Usage: bench_world [--quick] [--n N] [--boxes | --masks] [--frames K] [--warmup W]
 ///                    [--budget S] [--seed S] [--cell C] [--fixed-point] [--no-check] [--no-callbacks]
@@ -50,6 +51,8 @@
 #define DEFAULT_FRAMES 20
 #define DEFAULT_WARMUP 5
 #define DEFAULT_BUDGET 4.0
+#define STAY_FRAMES 5  // the run with every contact's manifold: fewer frames (seconds each at 100k sprites)
+#define STAY_WARMUP 2
 #define QUICK_N 2000
 #define QUICK_FRAMES 5
 #define QUICK_WARMUP 2
@@ -524,6 +527,8 @@ static void run_config(ws_kind kind, int n, const options *o, const ws_sprite *s
     // that pushes touching sprites apart every frame asks for).
     options with_manifolds = *o, with_stays = *o;
     with_manifolds.manifolds = with_stays.manifolds = with_stays.stays = true;
+    with_stays.frames = o->frames < STAY_FRAMES ? o->frames : STAY_FRAMES; // 4.5 s a frame at 100k sprites
+    with_stays.warmup = o->warmup < STAY_WARMUP ? o->warmup : STAY_WARMUP;
     result rm, rs;
     memset(&rm, 0, sizeof rm);
     memset(&rs, 0, sizeof rs);
