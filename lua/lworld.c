@@ -213,12 +213,12 @@ static void set_callback(lua_State *L, int world_idx, int slot, int fn_idx)
 // 0 to 2,147,483,646 (the range is checked before the conversion, which NaN or a huge value breaks).
 static bool is_body_count(lua_Number n) { return n >= 0 && n < INT_MAX && n == (int)n; }
 
-// cw.world{ cell_size =, manifolds =, stays =, event_arrays =, workers =, max_pairs =, id_tag =,
-//           body_capacity =, on_begin =, on_stay =, on_end = }
+// cw.world{ cell_size =, manifolds =, stay_manifolds =, stays =, event_arrays =, workers =, max_pairs =,
+//           id_tag =, body_capacity =, on_begin =, on_stay =, on_end = }
 static int world_new(lua_State *L)
 {
-    static const char *const keys[] = {"cell_size", "manifolds", "stays", "event_arrays", "workers", "max_pairs",
-                                       "id_tag", "body_capacity", "on_begin", "on_stay", "on_end", NULL};
+    static const char *const keys[] = {"cell_size", "manifolds", "stay_manifolds", "stays", "event_arrays", "workers",
+                                       "max_pairs", "id_tag", "body_capacity", "on_begin", "on_stay", "on_end", NULL};
     if (lua_isnoneornil(L, 1)) {
         lua_settop(L, 0);
         lua_newtable(L);
@@ -230,6 +230,7 @@ static int world_new(lua_State *L)
     if (lcw_opt_number_field(L, 1, 1, "cell_size", &cell))
         def.cell_size = (float)cell;
     lcw_opt_bool_field(L, 1, 1, "manifolds", &def.manifolds);
+    lcw_opt_bool_field(L, 1, 1, "stay_manifolds", &def.stay_manifolds);
     lcw_opt_bool_field(L, 1, 1, "event_arrays", &def.event_arrays);
     lua_Number workers;
     if (lcw_opt_number_field(L, 1, 1, "workers", &workers)) { // the world's own threads; callbacks stay on this one

@@ -91,7 +91,7 @@ extern const struct CMUnitTest first_use_tests[FIRST_USE_TEST_COUNT];
 
 // The event arrays against the callbacks on random worlds changed between the step and the asking;
 // gathering out of memory.
-#define WORLD_EVENTS_TEST_COUNT 2
+#define WORLD_EVENTS_TEST_COUNT 3
 extern const struct CMUnitTest world_events_tests[WORLD_EVENTS_TEST_COUNT];
 
 // cw_world_stats::bytes against a counting allocator, to the byte, on random worlds.

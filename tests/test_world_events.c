@@ -4,7 +4,8 @@
 // moved, reshaped, switched off) and the arrays must still hold, byte for byte and in order, what
 // the callbacks were given; asked from inside a callback, they hold the events delivered so far
 // (callbacks here also destroy bodies and set user data). Then gathering out of memory, and
-// asking from another thread during a step (test_threads.c has the threads that ask at once).
+// asking from another thread during a step (test_threads.c has the threads that ask at once); and a
+// world that keeps begins' manifolds but not stays' against one that keeps both.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,7 +254,146 @@ static void test_event_gathering_out_of_memory(void **state)
     counter_expect_no_leak(&cnt);
 }
 
+// --- stay_manifolds = false: begins keep their manifolds, stays carry none ---
+
+static void log_end(const cw_contact *c, void *context) { log_push(context, 0, c); }
+static void log_begin(const cw_contact *c, void *context) { log_push(context, 1, c); }
+static void log_stay(const cw_contact *c, void *context) { log_push(context, 2, c); }
+
+static bool manifold_is_zero(const cw_manifold *m)
+{
+    static const cw_manifold zero;
+    return memcmp(m, &zero, sizeof zero) == 0;
+}
+
+// The same event with and without stays' manifolds: every byte alike but a stay's manifold, which
+// the lean world leaves zero.
+static void expect_same_but_stays(const contact_log *full, const contact_log *lean, int *stays_with_depth)
+{
+    for (int kind = 0; kind < 3; kind++) {
+        assert_int_equal(full->count[kind], lean->count[kind]);
+        for (int k = 0; k < full->count[kind]; k++) {
+            cw_contact f = full->items[kind][k], l = lean->items[kind][k];
+            if (kind == 2) {
+                if (!manifold_is_zero(&l.manifold))
+                    fail_msg("a stay of bodies %u, %u carries a manifold", l.a.index, l.b.index);
+                *stays_with_depth += f.manifold.depth > 0;
+                f.manifold = l.manifold;
+            }
+            if (memcmp(&f, &l, sizeof f) != 0)
+                fail_msg("%s %d of bodies %u, %u differs", kind == 0 ? "end" : kind == 1 ? "begin" : "stay", k,
+                         l.a.index, l.b.index);
+        }
+    }
+}
+
+// Every touch of a body in the lean world carries a zero manifold; the full world's the same bodies.
+static void expect_touches_zero(cw_world *full, cw_world *lean, cw_body_id body)
+{
+    cw_touch in_full[4 * BODIES], in_lean[4 * BODIES];
+    int n = cw_body_touching(lean, body, in_lean, 4 * BODIES);
+    assert_int_equal(n, cw_body_touching(full, body, in_full, 4 * BODIES));
+    for (int k = 0; k < n; k++) {
+        assert_true(manifold_is_zero(&in_lean[k].manifold));
+        assert_int_equal(in_lean[k].body.index, in_full[k].body.index);
+    }
+}
+
+// Two worlds made by the same calls, one with stay_manifolds off: the same events, begins' manifolds
+// (swept begins' first touches among them) the same bytes, stays' and touches' manifolds zero.
+static void run_lean_world(uint64_t seed, int *stays_with_depth, int *begins)
+{
+    gen_rng rng = gen_seed(seed);
+    gen_shape shapes[4];
+    gen_random_box(&rng, &shapes[0]);
+    gen_random_box(&rng, &shapes[1]);
+    assert_true(gen_random_mask(&rng, &shapes[2]));
+    assert_true(gen_random_mask(&rng, &shapes[3]));
+    contact_log logs[2];
+    memset(logs, 0, sizeof logs);
+    cw_world *worlds[2];
+    cw_world_def def = cw_default_world_def();
+    def.worker_count = gen_int(&rng, 1, 2);
+    def.on_begin = log_begin, def.on_end = log_end;
+    bool by_callback = gen_chance(&rng, 0.5); // stays reported to on_stay, or only kept (report_stays)
+    def.on_stay = by_callback ? log_stay : NULL, def.report_stays = !by_callback;
+    for (int w = 0; w < 2; w++) {
+        def.stay_manifolds = w == 0, def.context = &logs[w];
+        worlds[w] = cw_world_create(&def);
+        assert_non_null(worlds[w]);
+    }
+    cw_body_id ids[2][BODIES];
+    for (int k = 0; k < BODIES; k++) {
+        cw_body_def bd = cw_default_body_def();
+        const gen_shape *s = &shapes[gen_int(&rng, 0, 3)];
+        bd.shape = s->shape, bd.swept = gen_chance(&rng, 0.15);
+        gen_random_transform(&rng, s, &bd.transform);
+        bd.transform.position = (cw_vec2){(float)gen_range(&rng, 0, 200), (float)gen_range(&rng, 0, 200)};
+        for (int w = 0; w < 2; w++)
+            ids[w][k] = cw_body_create(worlds[w], &bd);
+    }
+    for (int step = 0; step < STEPS; step++) {
+        for (int k = 0; k < BODIES; k++) {
+            if (!gen_chance(&rng, 0.5))
+                continue;
+            cw_transform t = cw_body_transform(worlds[0], ids[0][k]);
+            float reach = gen_chance(&rng, 0.1) ? 100.0f : 6.0f;
+            t.position.x += (float)gen_range(&rng, -reach, reach), t.position.y += (float)gen_range(&rng, -reach, reach);
+            t.rotation += (float)gen_range(&rng, -0.3, 0.3);
+            for (int w = 0; w < 2; w++)
+                assert_true(cw_body_set_transform(worlds[w], ids[w][k], &t));
+        }
+        memset(logs[0].count, 0, sizeof logs[0].count), memset(logs[1].count, 0, sizeof logs[1].count);
+        cw_world_step(worlds[0]);
+        cw_world_step(worlds[1]);
+        if (!by_callback) { // the stays only in the arrays: logged from there
+            for (int w = 0; w < 2; w++) {
+                cw_events ev = cw_world_events(worlds[w]);
+                for (int k = 0; k < ev.stay_count; k++)
+                    log_push(&logs[w], 2, &ev.stays[k]);
+            }
+        }
+        expect_same_but_stays(&logs[0], &logs[1], stays_with_depth);
+        *begins += logs[1].count[1];
+        expect_touches_zero(worlds[0], worlds[1], ids[1][gen_int(&rng, 0, BODIES - 1)]);
+    }
+    for (int w = 0; w < 2; w++) {
+        cw_world_destroy(worlds[w]);
+        for (int kind = 0; kind < 3; kind++)
+            free(logs[w].items[kind]);
+    }
+    for (int k = 0; k < 4; k++)
+        gen_shape_free(&shapes[k]);
+}
+
+static void test_stay_manifolds_off(void **state)
+{
+    (void)state;
+    int worlds = gen_scaled(20), stays_with_depth = 0, begins = 0;
+    for (int w = 0; w < worlds; w++)
+        run_lean_world(0x57a7e000ull + (uint64_t)w, &stays_with_depth, &begins);
+    printf("  %d random world pairs: %d begins alike, %d stays whose manifold only the full world kept\n", worlds,
+           begins, stays_with_depth);
+    assert_true(stays_with_depth > 20 * worlds && begins > 20 * worlds);
+    // Without manifolds at all, stay_manifolds asks for nothing.
+    cw_world_def def = cw_default_world_def();
+    def.manifolds = false, def.report_stays = true;
+    cw_world *world = cw_world_create(&def);
+    cw_body_def bd = cw_default_body_def();
+    bd.shape = cw_shape_box(10, 10);
+    cw_body_create(world, &bd);
+    bd.transform.position.x = 5;
+    cw_body_create(world, &bd);
+    cw_world_step(world);
+    cw_world_step(world);
+    cw_events ev = cw_world_events(world);
+    assert_int_equal(ev.stay_count, 1);
+    assert_true(manifold_is_zero(&ev.stays[0].manifold));
+    cw_world_destroy(world);
+}
+
 const struct CMUnitTest world_events_tests[WORLD_EVENTS_TEST_COUNT] = {
     cmocka_unit_test(test_event_arrays_against_callbacks),
     cmocka_unit_test_teardown(test_event_gathering_out_of_memory, counter_restore_default),
+    cmocka_unit_test(test_stay_manifolds_off),
 };

@@ -26,8 +26,8 @@
 cw_world_def cw_default_world_def(void)
 {
     return (cw_world_def){.cell_size = 0, .on_begin = NULL, .on_stay = NULL, .on_end = NULL, .context = NULL,
-                          .manifolds = true, .report_stays = false, .event_arrays = true, .worker_count = 1,
-                          .max_pairs = CW_DEFAULT_MAX_PAIRS};
+                          .manifolds = true, .report_stays = false, .event_arrays = true, .stay_manifolds = true,
+                          .worker_count = 1, .max_pairs = CW_DEFAULT_MAX_PAIRS};
 }
 
 // --- the grid's scan on the workers ---
@@ -220,7 +220,7 @@ cw_world *cw_world_create(const cw_world_def *def)
     world->auto_cell = def->cell_size == 0;
     world->report_stays = def->on_stay != NULL || def->report_stays;
     world->begin_manifolds = def->manifolds && (def->on_begin != NULL || def->event_arrays);
-    world->stay_manifolds = def->manifolds && world->report_stays;
+    world->stay_manifolds = def->manifolds && def->stay_manifolds && world->report_stays;
     cw__grid_init(&world->grid, world->auto_cell ? DEFAULT_CELL : def->cell_size);
     const char *error_before = cw_last_error();
     if (world->def.max_pairs == 0)

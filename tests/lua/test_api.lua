@@ -470,6 +470,20 @@ local function stays_and_callbacks()
     w2:step()
     h.equal(count.stay, 3, "on_stay given at creation turns stays on")
     w2:close()
+    -- stay_manifolds = false: begins keep their contact, stays and contacts() carry zeros
+    local lean = cw.world{ stays = true, stay_manifolds = false }
+    local c, d = lean:body{ shape = cw.box(10, 10) }, lean:body{ shape = cw.box(10, 10), x = 5 }
+    lean:step()
+    local begin = lean:events().begins[1]
+    h.check(begin.depth > 0 and begin.nx > 0.99, "a lean world's begin has its contact")
+    lean:step()
+    local stay = lean:events().stays[1]
+    h.check(rawequal(stay.a, c) and rawequal(stay.b, d), "a lean world's stay")
+    h.check(stay.depth == 0 and stay.nx == 0 and stay.ny == 0 and stay.x == 0, "a lean world's stay carries zeros")
+    h.check(c:contacts()[1].depth == 0 and rawequal(c:contacts()[1].body, d), "a lean world's contacts carry zeros")
+    lean:close()
+    h.raises("bad argument #1 to 'world' (field 'stay_manifolds': boolean expected, got number)",
+        function() cw.world({ stay_manifolds = 1 }) end)
 end
 
 -- world:move_all: the same bodies as move_to one at a time (random lists, with and without
