@@ -534,9 +534,11 @@ typedef struct cw_world_def {
     cw_enqueue_task_fn *enqueue_task; ///< Your task system's enqueue, or NULL (set both or neither).
     cw_finish_task_fn *finish_task;   ///< Your task system's finish, or NULL (set both or neither).
     void *user_task_context;          ///< Passed to enqueue_task and finish_task.
-    /// The most candidate pairs (pairs whose AABBs meet, so also the most touching pairs) one step
-    /// may list, 0 (CW_DEFAULT_MAX_PAIRS, the default) or 1 to INT_MAX. A step that would need more fails at
-    /// once and changes nothing: no event, the touching set as it was, every moved body tried again
+    /// The most candidate pairs one step may list (pairs whose AABBs meet, of bodies that moved or
+    /// changed) and the most pairs touching after it (those kept from earlier steps counted too), 0
+    /// (CW_DEFAULT_MAX_PAIRS, the default) or 1 to INT_MAX. A step that would need more fails (at once
+    /// when its candidates are too many, after its exact tests when its touching pairs are) and
+    /// changes nothing: no event, the touching set as it was, every moved body tried again
     /// by the next step; cw_last_error() says "The step needs more than N candidate pairs ..." and
     /// cw_world_stats::failed_steps counts such steps. It bounds a step's memory (about 60 bytes a
     /// pair at the limit) and the time it takes to say it cannot go on: a pile-up of 50,000 bodies on

@@ -166,6 +166,129 @@ static void test_max_pairs_misuse(void **state)
     cw_world_destroy(world);
 }
 
+// The limit bounds the touching set whatever moved: 1.5-unit boxes on integer points (two touch iff
+// both coordinates differ by at most 1; apart, a gap of at least 0.5, so their AABBs meet exactly
+// when they touch and a step lists no more candidates than touching pairs), a few added, moved or
+// destroyed a step. A step fails iff the pairs touching after it would be more than max_pairs,
+// however few of them are new; each step that passes gives the lattice's pairs and its events.
+#define LATTICE_BODIES 48
+typedef struct lattice {
+    cw_body_id id[LATTICE_BODIES];
+    int x[LATTICE_BODIES], y[LATTICE_BODIES];
+    bool live[LATTICE_BODIES];
+    bool gone[LATTICE_BODIES]; // destroyed since the last step that passed: its end still owed
+    bool touching[LATTICE_BODIES][LATTICE_BODIES]; // after the last step that passed, [low][high] slot
+} lattice;
+
+static bool lattice_touch(const lattice *l, int i, int j)
+{
+    return l->live[i] && l->live[j] && abs(l->x[i] - l->x[j]) <= 1 && abs(l->y[i] - l->y[j]) <= 1;
+}
+
+static int lattice_pairs(const lattice *l)
+{
+    int count = 0;
+    for (int i = 0; i < LATTICE_BODIES; i++)
+        for (int j = i + 1; j < LATTICE_BODIES; j++)
+            count += lattice_touch(l, i, j);
+    return count;
+}
+
+// One random change: a body added, moved to another point, or destroyed (its slot not reused
+// until a step has delivered its ends, which name its id).
+static void lattice_change(lattice *l, cw_world *world, gen_rng *rng)
+{
+    int k = gen_int(rng, 0, LATTICE_BODIES - 1);
+    if (l->gone[k])
+        return;
+    if (l->live[k] && gen_chance(rng, 0.2)) {
+        cw_body_destroy(world, l->id[k]);
+        l->live[k] = false, l->gone[k] = true;
+        return;
+    }
+    l->x[k] = gen_int(rng, 0, 14), l->y[k] = gen_int(rng, 0, 14);
+    cw_transform t = cw_default_body_def().transform;
+    t.position = (cw_vec2){(float)l->x[k], (float)l->y[k]};
+    if (l->live[k]) {
+        assert_true(cw_body_set_transform(world, l->id[k], &t));
+        return;
+    }
+    l->id[k] = box_at(world, (float)l->x[k], (float)l->y[k], 1.5f, false);
+    l->live[k] = true;
+}
+
+static int lattice_slot(const lattice *l, cw_body_id id)
+{
+    for (int k = 0; k < LATTICE_BODIES; k++)
+        if (l->id[k].index == id.index && l->id[k].generation == id.generation)
+            return k;
+    fail_msg("an event names body %u, which the test never made", id.index);
+    return -1;
+}
+
+// The step passed: its begins and ends are the lattice's pairs against the last ones, one each.
+static void lattice_check_events(lattice *l, const cw_world *world)
+{
+    bool now[LATTICE_BODIES][LATTICE_BODIES] = {{false}};
+    int begins = 0, ends = 0;
+    for (int i = 0; i < LATTICE_BODIES; i++)
+        for (int j = i + 1; j < LATTICE_BODIES; j++) {
+            now[i][j] = lattice_touch(l, i, j);
+            begins += now[i][j] && !l->touching[i][j];
+            ends += !now[i][j] && l->touching[i][j];
+        }
+    cw_events ev = cw_world_events(world);
+    assert_int_equal(ev.begin_count, begins);
+    assert_int_equal(ev.end_count, ends);
+    for (int e = 0; e < ev.begin_count + ev.end_count; e++) {
+        const cw_contact *c = e < ev.begin_count ? &ev.begins[e] : &ev.ends[e - ev.begin_count];
+        int a = lattice_slot(l, c->a), b = lattice_slot(l, c->b), i = a < b ? a : b, j = a < b ? b : a;
+        assert_true(e < ev.begin_count ? now[i][j] && !l->touching[i][j] : !now[i][j] && l->touching[i][j]);
+    }
+    memcpy(l->touching, now, sizeof now);
+    memset(l->gone, 0, sizeof l->gone);
+}
+
+static void test_touching_over_max_pairs(void **state)
+{
+    (void)state;
+    int failed = 0, passed = 0, kept_over = 0;
+    for (int run = 0; run < 40; run++) {
+        gen_rng rng = gen_seed(0x70c4 + (uint64_t)run);
+        int max_pairs = gen_int(&rng, 1, 50);
+        cw_world *world = world_with(max_pairs, gen_int(&rng, 1, 2));
+        lattice l;
+        memset(&l, 0, sizeof l);
+        int failed_in_a_row = 0, touching = 0;
+        for (int step = 0; step < 60; step++) {
+            int changes = gen_int(&rng, 1, 3);
+            for (int c = 0; c < changes; c++)
+                lattice_change(&l, world, &rng);
+            int expected = lattice_pairs(&l);
+            if (expected > max_pairs) {
+                expect_failed_step(world, max_pairs, ++failed_in_a_row);
+                assert_int_equal(cw_world_get_stats(world).touching_pairs, touching); // nothing changed
+                int listed = cw_world_get_stats(world).candidate_pairs; // 0 if the scan itself failed
+                kept_over += listed > 0 && listed <= max_pairs;
+                failed++;
+                continue;
+            }
+            cw_clear_error();
+            cw_world_step(world);
+            assert_string_equal(cw_last_error(), "");
+            assert_int_equal(cw_world_get_stats(world).failed_steps, 0);
+            assert_int_equal(cw_world_get_stats(world).touching_pairs, expected);
+            lattice_check_events(&l, world);
+            failed_in_a_row = 0, touching = expected, passed++;
+        }
+        cw_world_destroy(world);
+    }
+    printf("  40 lattices: %d steps passed, %d failed over max_pairs (%d listing no more candidates than the "
+           "limit, over it by pairs kept from earlier steps)\n",
+           passed, failed, kept_over);
+    assert_true(kept_over > 0 && passed > failed / 4);
+}
+
 // Growth is geometric: 100k bodies, then their pairs, in a few hundred allocations, not one a body.
 static void test_growth_is_geometric(void **state)
 {
@@ -341,6 +464,7 @@ static void test_generation_wrap(void **state)
 const struct CMUnitTest limit_tests[LIMIT_TEST_COUNT] = {
     cmocka_unit_test(test_pile_up_fails_at_once),
     cmocka_unit_test(test_max_pairs_misuse),
+    cmocka_unit_test(test_touching_over_max_pairs),
     cmocka_unit_test_teardown(test_growth_is_geometric, counter_restore_default),
     cmocka_unit_test(test_counters_across_their_wrap),
     cmocka_unit_test(test_query_marks_wrap),

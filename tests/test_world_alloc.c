@@ -393,7 +393,11 @@ static void oom_step(oom_run *r)
 {
     long failed = r->c->failed;
     r->log.count = 0;
+    cw_clear_error();
     cw_world_step(r->world);
+    bool said_failed = strcmp(cw_last_error(), "Out of memory: the step could not finish; the next step redoes it.") == 0;
+    if (said_failed != (cw_world_get_stats(r->world).failed_steps > 0))
+        problem(r, "cw_world_step", said_failed ? "a step that failed is not in failed_steps" : "failed_steps after a step that passed");
     if (r->c->failed > failed) {
         r->step_hit = true;
         cw_events ev = cw_world_events(r->world);

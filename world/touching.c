@@ -393,6 +393,13 @@ bool cw__diff_pairs(cw_world *world)
             i++;
         }
     }
+    // The limit bounds the touching set too, whatever moved: pairs kept from earlier steps are
+    // not this step's candidates, yet they count, so a pile-up built a few bodies a step fails as
+    // one made at once does.
+    if (next->count > (uint32_t)world->def.max_pairs) {
+        world->candidates.over_limit = true;
+        return false;
+    }
     uint32_t begins = cw__begin_count(world, next);
     if (world->begins_have_info && !reserve_begin_info(world, begins))
         return false;

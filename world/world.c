@@ -726,6 +726,7 @@ static void run_step(cw_world *world)
     memset(&world->stats, 0, sizeof world->stats);
     cw__events_start_step(&world->events);
     world->step_failed = false;
+    world->candidates.over_limit = false; // a step that fails before its scan runs out of memory
     double t0 = now_ms();
     if (world->step == CW__DIED - 1) // after four billion steps: start counting again
         restart_step_count(world);
@@ -744,6 +745,7 @@ static void run_step(cw_world *world)
     double t2 = now_ms();
     if (world->step_failed || !cw__diff_pairs(world) || !cw__events_reserve(world) ||
         (cw__index_kept(&world->index) && !cw__index_reserve(&world->index, world->touching[!world->current].count + 1))) {
+        world->step_failed = true; // counted in failed_steps however far it got
         redo_next_step(world);
         finish_stats(world, t0, t1, t2, now_ms());
         return;
