@@ -192,6 +192,83 @@ static void test_relative_motion(void **state)
     cw_world_destroy(world);
 }
 
+// Far beyond moderate placements (boxes up to 2^95 long, sprites 1e7 to 1e9 from the origin) the
+// world still gives cw_overlap()'s answer, where rounding lets the exact test see a touch that the
+// AABBs rule out (cw_overlap() is gated by them, and so is every candidate): swept bodies' candidate
+// boxes span their motion and, widened by other bodies' moves, even a still swept body's, so their
+// end positions are gated as well. Seeded: every pair after every step against cw_overlap().
+#define FAR_BODIES 8
+static float far_value(gen_rng *rng)
+{
+    float magnitude = gen_chance(rng, 0.5) ? (float)gen_range(rng, 0, 40) : ldexpf(1, gen_int(rng, 20, 30));
+    return gen_chance(rng, 0.5) ? magnitude : -magnitude;
+}
+
+static cw_transform far_transform(gen_rng *rng, bool huge)
+{
+    cw_transform t = cw_default_transform();
+    t.position = (cw_vec2){far_value(rng), far_value(rng)};
+    t.rotation = (float)gen_range(rng, -4, 4);
+    float scale = huge ? ldexpf(1, gen_int(rng, 60, 95)) : (float)gen_range(rng, 0.25, 3);
+    t.scale = (cw_vec2){scale, gen_chance(rng, 0.2) ? -scale : scale};
+    return t;
+}
+
+static void test_far_placements_agree_with_overlap(void **state)
+{
+    (void)state;
+    int pairs_checked = 0, touching = 0, gated = 0;
+    for (int run = 0; run < 60; run++) {
+        gen_rng rng = gen_seed(0xfa5e + (uint64_t)run);
+        cw_world_def wd = cw_default_world_def();
+        cw_world *world = cw_world_create(&wd);
+        assert_non_null(world);
+        cw_body_id ids[FAR_BODIES];
+        cw_shape shapes[FAR_BODIES];
+        bool is_static[FAR_BODIES];
+        for (int k = 0; k < FAR_BODIES; k++) {
+            cw_body_def def = cw_default_body_def();
+            bool huge = k < 2; // the walls: static boxes up to 2^95 long
+            def.shape = shapes[k] = cw_shape_box((float)gen_range(&rng, 0.5, 12), (float)gen_range(&rng, 0.5, 12));
+            def.transform = far_transform(&rng, huge);
+            def.is_static = is_static[k] = huge;
+            def.swept = !huge && gen_chance(&rng, 0.7);
+            ids[k] = cw_body_create(world, &def);
+            assert_false(cw_body_id_is_null(ids[k]));
+        }
+        for (int step = 0; step < 12; step++) {
+            cw_clear_error();
+            cw_world_step(world);
+            assert_string_equal(cw_last_error(), "");
+            for (int i = 0; i < FAR_BODIES; i++)
+                for (int j = i + 1; j < FAR_BODIES; j++) {
+                    if (is_static[i] && is_static[j])
+                        continue;
+                    cw_transform ti = cw_body_transform(world, ids[i]), tj = cw_body_transform(world, ids[j]);
+                    bool expected = cw_overlap(&shapes[i], &ti, &shapes[j], &tj, NULL);
+                    if (cw_pair_touching(world, ids[i], ids[j]) != expected)
+                        fail_msg("run %d step %d: bodies %d and %d touch by the world %d, by cw_overlap %d", run, step,
+                                 i, j, !expected, expected);
+                    pairs_checked++, touching += expected;
+                    cw_aabb bi, bj;
+                    assert_true(cw_shape_aabb(&shapes[i], &ti, &bi) && cw_shape_aabb(&shapes[j], &tj, &bj));
+                    gated += !expected && (bi.min.y > bj.max.y || bj.min.y > bi.max.y || bi.min.x > bj.max.x ||
+                                           bj.min.x > bi.max.x) && (is_static[i] || is_static[j]);
+                }
+            int movers = gen_int(&rng, 0, 3); // none: the swept bodies stay put (their boxes may not)
+            for (int m = 0; m < movers; m++) {
+                int k = gen_int(&rng, 2, FAR_BODIES - 1);
+                cw_transform t = far_transform(&rng, false);
+                assert_true(cw_body_set_transform(world, ids[k], &t));
+            }
+        }
+        cw_world_destroy(world);
+    }
+    printf("  far placements: %d pairs checked after 720 steps, %d touching, %d apart beside a wall\n",
+           pairs_checked, touching, gated);
+    assert_true(touching > 100 && gated > 100);
+}
+
 // --- world casts against cw_shape_cast() over every body ---
 
 typedef struct cast_hits {
@@ -412,6 +489,7 @@ const struct CMUnitTest world_swept_tests[] = {
     cmocka_unit_test(test_bullet_through_wall),
     cmocka_unit_test(test_teleport_and_new_bodies),
     cmocka_unit_test(test_relative_motion),
+    cmocka_unit_test(test_far_placements_agree_with_overlap),
     cmocka_unit_test(test_world_casts_against_brute_force),
     cmocka_unit_test(test_swept_misuse),
     cmocka_unit_test(test_cast_from_contact_callback),
