@@ -220,6 +220,19 @@ static void contact_at(const cw__body *a, const cw__body *b, double dx, double d
     manifold->depth = 0;
 }
 
+bool cw__motion_may_meet(const cw__body *a, const cw__body *b, double dx, double dy)
+{
+    if (!cw__rounding_matters(cw__body_rounding(a), cw__body_tolerance(a), cw__body_rounding(b), cw__body_tolerance(b)))
+        return true;
+    bool swapped = cw__compare_bodies(a, b) > 0; // the pair's canonical first moves: symmetric
+    const cw__body *mover = swapped ? b : a, *still = swapped ? a : b;
+    double sign = swapped ? -1 : 1;
+    cw__body end = cw__body_moved(mover, sign * dx, sign * dy);
+    cw_aabb p = cw__body_aabb(mover), q = cw__body_aabb(&end), r = cw__body_aabb(still);
+    return fminf(p.min.x, q.min.x) <= r.max.x && r.min.x <= fmaxf(p.max.x, q.max.x) &&
+           fminf(p.min.y, q.min.y) <= r.max.y && r.min.y <= fmaxf(p.max.y, q.max.y);
+}
+
 bool cw__touch_moving(const cw__body *a, const cw__body *b, double dx, double dy)
 {
     if (cw__compare_bodies(a, b) > 0)
@@ -280,19 +293,8 @@ bool cw_shape_cast(const cw_shape *a, const cw_transform *ta, cw_vec2 translatio
         cw__fail("The translation is not finite.");
         return false;
     }
-    // Far beyond moderate placements the AABBs decide first, as in cw_overlap(): here the AABB of
-    // the whole motion (of the pair's canonical first, so that the answer stays symmetric).
-    if (cw__rounding_matters(cw__body_rounding(&body_a), cw__body_tolerance(&body_a), cw__body_rounding(&body_b),
-                             cw__body_tolerance(&body_b))) {
-        bool swapped = cw__compare_bodies(&body_a, &body_b) > 0;
-        const cw__body *mover = swapped ? &body_b : &body_a, *still = swapped ? &body_a : &body_b;
-        double sign = swapped ? -1 : 1;
-        cw__body end = cw__body_moved(mover, sign * translation.x, sign * translation.y);
-        cw_aabb p = cw__body_aabb(mover), q = cw__body_aabb(&end), r = cw__body_aabb(still);
-        if (!(fminf(p.min.x, q.min.x) <= r.max.x && r.min.x <= fmaxf(p.max.x, q.max.x) &&
-              fminf(p.min.y, q.min.y) <= r.max.y && r.min.y <= fmaxf(p.max.y, q.max.y)))
-            return false;
-    }
+    if (!cw__motion_may_meet(&body_a, &body_b, translation.x, translation.y))
+        return false;
     float t;
     cw_manifold found;
     if (!cw__cast_bodies(&body_a, &body_b, translation.x, translation.y, &t, manifold ? &found : NULL))

@@ -332,6 +332,10 @@ static inline cw__body cw__body_moved(const cw__body *body, double dx, double dy
 // Contacts over a motion (cast.c). `a` starts where it is and moves by (dx, dy) world units; `b`
 // stays. Both put the pair in canonical order first (then b moves by minus that), so the answer
 // for (b, a, -d) is the same bytes with the normal turned round.
+// False where rounding may reach the touching tolerance (placements far from moderate) and the
+// AABB of the pair's canonical first over its whole motion misses the other's: cw_shape_cast()
+// then finds nothing, as cw_overlap() finds nothing for AABBs apart; true otherwise.
+bool cw__motion_may_meet(const cw__body *a, const cw__body *b, double dx, double dy);
 // Whether they overlap with positive area at some t in [0, 1].
 bool cw__touch_moving(const cw__body *a, const cw__body *b, double dx, double dy);
 // The same, and the earliest such t (*fraction, in [0, 1], to 2^-20 for masks) with, if

@@ -87,7 +87,7 @@ int cw__swept_outcome(const cw_world *world, uint32_t a, uint32_t b, double dx, 
     if (was_touching(world, cw__pair_key(a, b)))
         return CW__APART; // it ends, as any pair that stops touching
     cw__body start = cw__body_moved(pa, -dx, -dy);
-    return cw__touch_moving(&start, pb, dx, dy) ? CW__PASSED : CW__APART;
+    return cw__motion_may_meet(&start, pb, dx, dy) && cw__touch_moving(&start, pb, dx, dy) ? CW__PASSED : CW__APART;
 }
 
 // The first touch of a pair that began in this step; `passed`: the swept test found it touching
