@@ -7,7 +7,11 @@
 //   - user_a/user_b are the bodies' user data (here fixed per body, so also for ended dead bodies);
 //   - begin/end balance: a begin for a pair not touching, an end or a stay only for a touching one;
 //   - the touching set built from the events equals brute force over all live pairs (filters both
-//     ways, not both static, cw_overlap true), and the stats agree;
+//     ways, not both static, cw_overlap true), and the stats agree; a stay for every pair that kept
+//     touching; a step over max_pairs (touching pairs included) fails and changes nothing;
+//   - a pass-through (begin and end in one step) iff cw_shape_cast finds the swept pair touching
+//     over the motion (moderate placements, one body moved by a translation floats hold);
+//   - manifolds unit for moderate placements, zero without manifolds or stay_manifolds;
 //   - calls that must fail (stale ids, invalid input) fail with an error and change nothing;
 //   - groups and switched-off bodies (cw_body_set_group, cw_body_set_enabled) filter as documented,
 //     cw_body_touching and cw_pair_touching agree with brute force, and cw_world_events holds the
@@ -27,6 +31,9 @@ typedef struct body {
     uintptr_t token;
     int32_t group;
     bool disabled;
+    cw_vec2 from; // where its motion in the next step starts: its place at the last step that passed
+    bool changed; // its shape, filter, group, switch or sweeping changed since then
+    bool fresh;   // made since then: its first step has no motion, wherever it was moved meanwhile
 } body;
 
 typedef struct event {
@@ -217,6 +224,38 @@ static int current_max_pairs = CW_DEFAULT_MAX_PAIRS; // the world's limit on can
 static bool current_stay_manifolds = true;             // the world's cw_world_def::stay_manifolds
 static bool current_manifolds = true;                  // the world's cw_world_def::manifolds
 
+// A pair of moderate placements that touched neither before nor after the step, with a swept body,
+// where one body moved (by a translation floats hold) and the other did not: it began (and ended)
+// in the step iff cw_shape_cast() finds the mover, as it is now, touching the other on its way from
+// where it was (the world's motion is a translation).
+static void check_pass(const body *x, const body *y, const pair *begun, int begun_count)
+{
+    if (!(x->swept || y->swept) || !filters_pass(x, y) || (x->is_static && y->is_static) || x->changed || y->changed ||
+        !fz_moderate(&x->shape, &x->transform) || !fz_moderate(&y->shape, &y->transform))
+        return;
+    bool x_moved = !x->fresh && (x->transform.position.x != x->from.x || x->transform.position.y != x->from.y);
+    bool y_moved = !y->fresh && (y->transform.position.x != y->from.x || y->transform.position.y != y->from.y);
+    if (x_moved == y_moved)
+        return;
+    const body *mover = x_moved ? x : y, *other = x_moved ? y : x;
+    double dx = (double)mover->transform.position.x - mover->from.x;
+    double dy = (double)mover->transform.position.y - mover->from.y;
+    cw_vec2 d = {(float)dx, (float)dy};
+    if (d.x != dx || d.y != dy)
+        return;
+    cw_transform start = mover->transform;
+    start.position = mover->from;
+    if (!fz_moderate(&mover->shape, &start))
+        return;
+    float fraction;
+    cw_clear_error();
+    bool cast = cw_shape_cast(&mover->shape, &start, d, &other->shape, &other->transform, &fraction, NULL);
+    bool passed = find_pair(begun, begun_count, x->id, y->id) >= 0 || find_pair(begun, begun_count, y->id, x->id) >= 0;
+    FZ_CHECK(passed == cast, "body (%u,%u) moved by (%a, %a) past (%u,%u): the world says it %s, cw_shape_cast %s",
+             mover->id.index, mover->id.generation, d.x, d.y, other->id.index, other->id.generation,
+             passed ? "passed through" : "did not", cast ? "hits" : "misses");
+}
+
 static void step_and_check(cw_world *world, bool with_stay)
 {
     if (fz_verbose) // FUZZ_VERBOSE=1: the world before each step (sanitizer reports abort without context)
@@ -332,6 +371,16 @@ static void step_and_check(cw_world *world, bool with_stay)
             FZ_CHECK(begun + stayed == 1, "pair (%u,%u) kept touching: %d begins, %d stays", expected[i].a.index,
                      expected[i].b.index, begun, stayed);
         }
+    for (int i = 0; i < live_count; i++)
+        for (int j = i + 1; j < live_count; j++) {
+            pair p = {live[i].id, live[j].id};
+            if (p.a.index > p.b.index)
+                p = (pair){live[j].id, live[i].id};
+            if (find_pair(before, before_count, p.a, p.b) < 0 && find_pair(expected, expected_count, p.a, p.b) < 0)
+                check_pass(&live[i], &live[j], begun_now, begun_count);
+        }
+    for (int i = 0; i < live_count; i++) // the next step's motion starts here
+        live[i].from = live[i].transform.position, live[i].changed = live[i].fresh = false;
     check_touching(world, expected, expected_count);
     cw_world_stats stats = cw_world_get_stats(world);
     FZ_CHECK(stats.bodies == live_count, "stats: %d bodies, %d live", stats.bodies, live_count);
@@ -591,7 +640,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                      id.generation);
             records[record_count++] = id;
             live[live_count++] = (body){id, bd.shape, bd.transform, bd.category, bd.collides_with, bd.is_static,
-                                        bd.swept, (uintptr_t)record_count, 0, false};
+                                        bd.swept, (uintptr_t)record_count, 0, false, bd.transform.position, false, true};
             break;
         }
         case 2: { // destroy
@@ -635,7 +684,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 break;
             }
             FZ_CHECK(ok, "cw_body_set_shape failed: %s", cw_last_error());
-            live[k].shape = s;
+            live[k].shape = s, live[k].changed = true;
             break;
         }
         case 5: { // set_filter
@@ -648,7 +697,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 break;
             }
             FZ_CHECK(ok, "cw_body_set_filter failed: %s", cw_last_error());
-            live[k].category = category, live[k].collides_with = collides_with;
+            live[k].category = category, live[k].collides_with = collides_with, live[k].changed = true;
             break;
         }
         case 6: { // swept on or off, a group, switched off or on, or a teleport
@@ -674,7 +723,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     break;
                 }
                 FZ_CHECK(ok, "cw_body_set_group failed: %s", cw_last_error());
-                live[k].group = group;
+                live[k].group = group, live[k].changed = true;
                 break;
             }
             if (what >= 112 && what < 128) {
@@ -685,7 +734,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     break;
                 }
                 FZ_CHECK(ok, "cw_body_set_enabled failed: %s", cw_last_error());
-                live[k].disabled = !enabled;
+                live[k].disabled = !enabled, live[k].changed = true;
                 break;
             }
             if (what < 128) {
@@ -696,7 +745,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     break;
                 }
                 FZ_CHECK(ok, "cw_body_set_swept failed: %s", cw_last_error());
-                live[k].swept = swept;
+                live[k].swept = swept, live[k].changed = true;
                 FZ_CHECK(cw_body_is_swept(world, id) == swept, "cw_body_is_swept differs");
                 break;
             }
@@ -708,7 +757,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 break;
             }
             FZ_CHECK(ok, "cw_body_teleport failed: %s", cw_last_error());
-            live[k].transform = t;
+            live[k].transform = t, live[k].from = t.position; // no motion through what lies between
             break;
         }
         case 10: // a closest shape cast against brute force
