@@ -224,36 +224,46 @@ static int current_max_pairs = CW_DEFAULT_MAX_PAIRS; // the world's limit on can
 static bool current_stay_manifolds = true;             // the world's cw_world_def::stay_manifolds
 static bool current_manifolds = true;                  // the world's cw_world_def::manifolds
 
-// A pair of moderate placements that touched neither before nor after the step, with a swept body,
-// where one body moved (by a translation floats hold) and the other did not: it began (and ended)
-// in the step iff cw_shape_cast() finds the mover, as it is now, touching the other on its way from
-// where it was (the world's motion is a translation).
-static void check_pass(const body *x, const body *y, const pair *begun, int begun_count)
+// A pair with a swept body judged over the step's motion against cw_shape_cast(): of moderate
+// placements, unchanged since the last step, where one body moved (by a translation floats hold)
+// and the other did not. The world's motion is a translation, so the mover is cast as it is now
+// from where it was. -1 for a pair not judged here, else whether the cast hits (and *fraction;
+// *same_frame: the mover is the pair's lower index, which the world moves back along the relative
+// motion, so it casts the very same bodies; else the same motion seen from the other body, whose
+// rounding may move the first touch by up to the cast's precision, 2^-20).
+static int motion_cast(const body *x, const body *y, float *fraction, bool *same_frame)
 {
     if (!(x->swept || y->swept) || !filters_pass(x, y) || (x->is_static && y->is_static) || x->changed || y->changed ||
         !fz_moderate(&x->shape, &x->transform) || !fz_moderate(&y->shape, &y->transform))
-        return;
+        return -1;
     bool x_moved = !x->fresh && (x->transform.position.x != x->from.x || x->transform.position.y != x->from.y);
     bool y_moved = !y->fresh && (y->transform.position.x != y->from.x || y->transform.position.y != y->from.y);
     if (x_moved == y_moved)
-        return;
+        return -1;
     const body *mover = x_moved ? x : y, *other = x_moved ? y : x;
     double dx = (double)mover->transform.position.x - mover->from.x;
     double dy = (double)mover->transform.position.y - mover->from.y;
     cw_vec2 d = {(float)dx, (float)dy};
-    if (d.x != dx || d.y != dy)
-        return;
     cw_transform start = mover->transform;
     start.position = mover->from;
-    if (!fz_moderate(&mover->shape, &start))
-        return;
-    float fraction;
+    if (d.x != dx || d.y != dy || !fz_moderate(&mover->shape, &start))
+        return -1;
+    *same_frame = mover->id.index < other->id.index;
     cw_clear_error();
-    bool cast = cw_shape_cast(&mover->shape, &start, d, &other->shape, &other->transform, &fraction, NULL);
+    return cw_shape_cast(&mover->shape, &start, d, &other->shape, &other->transform, fraction, NULL);
+}
+
+// A pair that touched neither before nor after the step began (and ended) in it iff the cast hits
+// (seen from the other body, a graze within rounding of the tolerance could go either way).
+static void check_pass(const body *x, const body *y, const pair *begun, int begun_count)
+{
+    float fraction;
+    bool same_frame;
+    int cast = motion_cast(x, y, &fraction, &same_frame);
     bool passed = find_pair(begun, begun_count, x->id, y->id) >= 0 || find_pair(begun, begun_count, y->id, x->id) >= 0;
-    FZ_CHECK(passed == cast, "body (%u,%u) moved by (%a, %a) past (%u,%u): the world says it %s, cw_shape_cast %s",
-             mover->id.index, mover->id.generation, d.x, d.y, other->id.index, other->id.generation,
-             passed ? "passed through" : "did not", cast ? "hits" : "misses");
+    FZ_CHECK(cast < 0 || !same_frame || passed == cast,
+             "bodies (%u,%u) and (%u,%u): the world says they %s, cw_shape_cast %s", x->id.index, x->id.generation,
+             y->id.index, y->id.generation, passed ? "passed through" : "did not meet", cast ? "hits" : "misses");
 }
 
 static void step_and_check(cw_world *world, bool with_stay)
@@ -307,6 +317,12 @@ static void step_and_check(cw_world *world, bool with_stay)
         FZ_CHECK(c->fraction >= 0 && c->fraction <= 1, "event %d: fraction %g", e, c->fraction);
         const body *x = find_live(c->a), *y = find_live(c->b);
         bool swept = (x && x->swept) || (y && y->swept);
+        float first = 0;
+        bool fresh_begin = ev->phase == 1 && x && y && find_pair(before, before_count, c->a, c->b) < 0, same_frame;
+        int cast = fresh_begin ? motion_cast(x, y, &first, &same_frame) : -1;
+        FZ_CHECK(cast != 0 || !same_frame, "event %d: a begin of a swept pair that cw_shape_cast misses", e);
+        FZ_CHECK(cast < 0 || c->fraction == first || (!same_frame && fabsf(c->fraction - first) <= 0x1p-20f),
+                 "event %d: a swept begin at fraction %a, cw_shape_cast %a", e, c->fraction, first);
         FZ_CHECK(c->fraction == 1 || (ev->phase == 1 && swept), "event %d (phase %d): fraction %g without a swept body",
                  e, ev->phase, c->fraction);
         if (e > 0) {
