@@ -316,10 +316,10 @@ int cw__compare_bodies(const cw__body *a, const cw__body *b);
 // Whether the two bodies' AABBs (cw__body_aabb) meet, touching included, as the world's candidates do.
 bool cw__aabbs_meet(const cw__body *a, const cw__body *b);
 
-// cw_overlap() of two prepared bodies: where rounding may reach the tolerance (placements far from
-// moderate; `moderate`: known not to be) the pair must also have meeting AABBs, as the world's
-// candidates do, so that cw_overlap() and the world agree; then the exact test.
-bool cw__prepared_overlap(const cw__body *a, const cw__body *b, bool moderate, cw_manifold *manifold);
+// False where rounding may reach the touching tolerance (placements far from moderate) and the
+// AABBs do not meet: cw_overlap() then says no before the exact test, as the world's candidates
+// (whose AABBs meet) do, so that the two agree; true otherwise.
+bool cw__bodies_may_meet(const cw__body *a, const cw__body *b);
 
 // A body moved by (dx, dy) world units.
 static inline cw__body cw__body_moved(const cw__body *body, double dx, double dy)

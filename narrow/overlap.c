@@ -275,7 +275,7 @@ static inline bool is_moderate_pair(const cw_shape *a, const cw_transform *ta, c
 }
 
 // Such a pair that is not a common sprite pair (turned, scaled apart, or a box and a mask) without
-// the general setup: prepared together and tested as cw__prepared_overlap() tests a moderate pair, so
+// the general setup: prepared together and tested as prepared_overlap() tests a moderate pair, so
 // the same bodies and the same answer, without validating what the bits already showed valid (a
 // third of the checks' cost of a rotated sprite pair).
 static CW__NOINLINE bool moderate_pair_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b,
@@ -325,13 +325,18 @@ bool cw__overlap_bodies(const cw__body *a, const cw__body *b, cw_manifold *manif
     return hit;
 }
 
-bool cw__prepared_overlap(const cw__body *a, const cw__body *b, bool moderate, cw_manifold *manifold)
+bool cw__bodies_may_meet(const cw__body *a, const cw__body *b)
 {
-    if (!moderate &&
-        cw__rounding_matters(cw__body_rounding(a), cw__body_tolerance(a), cw__body_rounding(b), cw__body_tolerance(b)) &&
-        !cw__aabbs_meet(a, b))
-        return false;
-    return cw__overlap_bodies(a, b, manifold);
+    return !cw__rounding_matters(cw__body_rounding(a), cw__body_tolerance(a), cw__body_rounding(b),
+                                 cw__body_tolerance(b)) ||
+           cw__aabbs_meet(a, b);
+}
+
+// Two prepared bodies (`moderate`: known to be, so rounding cannot matter): gated where rounding
+// matters (cw__bodies_may_meet), then the exact test.
+static bool prepared_overlap(const cw__body *a, const cw__body *b, bool moderate, cw_manifold *manifold)
+{
+    return (moderate || cw__bodies_may_meet(a, b)) && cw__overlap_bodies(a, b, manifold);
 }
 
 // cw_overlap() past its common case: validated, prepared and dispatched. Kept out of line so that
@@ -345,7 +350,7 @@ static CW__NOINLINE bool overlap_prepared(const cw_shape *a, const cw_transform 
     if (!cw__prepare_pair(a, ta, b, tb, &body_a, &body_b))
         return false;
     bool moderate = cw__placement_is_moderate(a, ta) && cw__placement_is_moderate(b, tb);
-    return cw__prepared_overlap(&body_a, &body_b, moderate, manifold);
+    return prepared_overlap(&body_a, &body_b, moderate, manifold);
 }
 
 bool cw_overlap(const cw_shape *a, const cw_transform *ta, const cw_shape *b, const cw_transform *tb,
@@ -440,5 +445,5 @@ bool cw_placed_overlap(const cw_placed *a, const cw_placed *b, cw_manifold *mani
         return cw__obbs_overlap(&pa->obb, &pb->obb);
     if (manifold == NULL && is_unrotated_pair(sa, ta, sb, tb) && unrotated_is_plain(sa->mask, ta, sb->mask, tb))
         return sprite_pair_overlap(sa, ta, sb, tb, 0, 0); // one scale: neither is mirrored
-    return cw__prepared_overlap(&pa->body, &pb->body, pa->moderate && pb->moderate, manifold);
+    return prepared_overlap(&pa->body, &pb->body, pa->moderate && pb->moderate, manifold);
 }

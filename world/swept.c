@@ -81,7 +81,7 @@ int cw__swept_outcome(const cw_world *world, uint32_t a, uint32_t b, double dx, 
     const cw__body *pa = cw__slot_body(world, a, &scratch_a), *pb = cw__slot_body(world, b, &scratch_b);
     // Gated by the AABBs where rounding matters, as cw_overlap() is: this pair's candidate box was
     // its motion's, which meets far more than the bodies where they are.
-    bool now = cw__prepared_overlap(pa, pb, false, NULL);
+    bool now = cw__bodies_may_meet(pa, pb) && cw__overlap_bodies(pa, pb, NULL);
     if (now)
         return CW__TOUCHING_NOW;
     if (was_touching(world, cw__pair_key(a, b)))

@@ -512,8 +512,8 @@ static CW__ALWAYS_INLINE uint8_t candidate_outcome(const cw_world *world, uint32
         // Still: the candidate's box was a swept one, wider than where the bodies are, so the AABBs
         // gate the test where rounding matters, as in cw_overlap() (swept.c).
         cw__body scratch_a, scratch_b;
-        return cw__prepared_overlap(cw__slot_body(world, a, &scratch_a), cw__slot_body(world, b, &scratch_b), false,
-                                    NULL) ? TOUCHING : APART;
+        if (!cw__bodies_may_meet(cw__slot_body(world, a, &scratch_a), cw__slot_body(world, b, &scratch_b)))
+            return APART;
     }
     return bodies_overlap(world, a, b) ? TOUCHING : APART;
 }
