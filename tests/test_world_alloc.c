@@ -287,6 +287,7 @@ static cw_body_def random_def(oom_run *r)
     def.category = 1u << gen_int(&r->rng, 0, 1);
     def.collides_with = gen_chance(&r->rng, 0.7) ? UINT32_MAX : 1;
     def.group = gen_chance(&r->rng, 0.3) ? gen_int(&r->rng, -1, 1) : 0;
+    def.swept = gen_chance(&r->rng, 0.25); // their boxes refiled over the motion, their pass-throughs kept
     return def;
 }
 
