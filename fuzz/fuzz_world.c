@@ -255,12 +255,11 @@ static int motion_cast(const body *x, const body *y, float *fraction, bool *same
 
 // A pair that touched neither before nor after the step began (and ended) in it iff the cast hits
 // (seen from the other body, a graze within rounding of the tolerance could go either way).
-static void check_pass(const body *x, const body *y, const pair *begun, int begun_count)
+static void check_pass(const body *x, const body *y, bool passed)
 {
     float fraction;
     bool same_frame;
     int cast = motion_cast(x, y, &fraction, &same_frame);
-    bool passed = find_pair(begun, begun_count, x->id, y->id) >= 0 || find_pair(begun, begun_count, y->id, x->id) >= 0;
     FZ_CHECK(cast < 0 || !same_frame || passed == cast,
              "bodies (%u,%u) and (%u,%u): the world says they %s, cw_shape_cast %s", x->id.index, x->id.generation,
              y->id.index, y->id.generation, passed ? "passed through" : "did not meet", cast ? "hits" : "misses");
@@ -393,7 +392,7 @@ static void step_and_check(cw_world *world, bool with_stay)
             if (p.a.index > p.b.index)
                 p = (pair){live[j].id, live[i].id};
             if (find_pair(before, before_count, p.a, p.b) < 0 && find_pair(expected, expected_count, p.a, p.b) < 0)
-                check_pass(&live[i], &live[j], begun_now, begun_count);
+                check_pass(&live[i], &live[j], find_pair(begun_now, begun_count, p.a, p.b) >= 0);
         }
     for (int i = 0; i < live_count; i++) // the next step's motion starts here
         live[i].from = live[i].transform.position, live[i].changed = live[i].fresh = false;
