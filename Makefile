@@ -373,9 +373,13 @@ have_libfuzzer = $(shell printf 'int LLVMFuzzerTestOneInput(const unsigned char 
 deps-fuzz: deps-lib
 	$(call install_packages,$(if $(call have_libfuzzer),,clang))
 
+# fuzz_overlap checks its answers against the tests' exact reference.
+FUZZ_EXTRA_overlap := tests/reference.c
+$(BUILD)/fuzz/fuzz_overlap: tests/reference.c tests/reference.h
+
 $(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_common.h $(LIB_SRC) $(wildcard narrow/*.h broad/*.h world/*.h) | deps-fuzz
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -Iinclude -o $@ $< $(LIB_SRC) $(LDLIBS)
+	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -Iinclude -o $@ $< $(FUZZ_EXTRA_$*) $(LIB_SRC) $(LDLIBS)
 
 fuzz-build: $(FUZZ_BINS)
 

@@ -3,7 +3,11 @@
 // gives the same answer and manifold (cw_place failing exactly on bad input), that bad input fails with
 // an error both ways, that an overlap lies inside both AABBs, and (for some inputs) the manifold's
 // promises: swapped arguments negate the normal, a unit normal, a finite point and depth >= 0.
+// For moderate placements the answer is also checked against the tests' exact reference
+// (tests/reference.c, every pair of opaque texels through the separating-axis test in double).
 #include "fuzz_common.h"
+
+#include "../tests/reference.h"
 
 static cw_shape pick_shape(fz_reader *r, cw_mask **owned)
 {
@@ -49,6 +53,37 @@ static bool same_transform(const cw_transform *x, const cw_transform *y)
            x->origin.y == y->origin.y;
 }
 
+// The reference's form of a valid shape; a mask's texels go into `solid` (16 x 16 at most).
+static ref_shape reference_shape(const cw_shape *s, unsigned char solid[16 * 16])
+{
+    if (s->type == CW_SHAPE_BOX)
+        return ref_box(s->size.x, s->size.y);
+    int w = cw_mask_width(s->mask), h = cw_mask_height(s->mask);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            solid[y * w + x] = cw_mask_get(s->mask, x, y);
+    return ref_mask(solid, w, h);
+}
+
+static double largest_scale(const cw_transform *t) { return fmax(fabs((double)t->scale.x), fabs((double)t->scale.y)); }
+
+// How far from the origin a shape's corners and pivot can be, in world units.
+static double reach(const cw_shape *s, const cw_transform *t)
+{
+    double w = s->type == CW_SHAPE_BOX ? s->size.x : cw_mask_width(s->mask);
+    double h = s->type == CW_SHAPE_BOX ? s->size.y : cw_mask_height(s->mask);
+    return fabs((double)t->position.x) + fabs((double)t->position.y) +
+           (fabs((double)t->origin.x) + fabs((double)t->origin.y) + w + h) * largest_scale(t);
+}
+
+// Where the reference's margin leaves the answer open, in world units: the header's touching
+// tolerance (about 1e-6 local units of either shape) ten times over, plus the rounding of the two
+// placements (the library's and the reference's, each far below 1e-13 of the reach).
+static double open_band(const cw_shape *a, const cw_transform *ta, const cw_shape *b, const cw_transform *tb)
+{
+    return 1e-5 * fmax(largest_scale(ta), largest_scale(tb)) + 1e-12 * fmax(reach(a, ta), reach(b, tb));
+}
+
 static cw_shape shape_a, shape_b;
 static cw_transform transform_a, transform_b;
 
@@ -91,6 +126,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FZ_CHECK(ab_failed == ba_failed, "an error one way only");
     FZ_CHECK(ab_failed == !valid, "valid %d but error %d (%s)", valid, ab_failed, cw_last_error());
     FZ_CHECK(!ab_failed || !ab, "failed but returned true");
+
+    // Exact: an overlap wherever the reference finds the two shapes overlapping by more than the open
+    // band, none where it finds them that far apart.
+    if (valid && fz_moderate(&a, &ta) && fz_moderate(&b, &tb)) {
+        unsigned char solid_a[16 * 16], solid_b[16 * 16];
+        ref_shape ra = reference_shape(&a, solid_a), rb = reference_shape(&b, solid_b);
+        double margin = ref_margin(&ra, &ta, &rb, &tb), band = open_band(&a, &ta, &b, &tb);
+        FZ_CHECK(ab || !(margin > band), "no overlap, but the reference's margin is %g (open within %g)", margin, band);
+        FZ_CHECK(!ab || !(margin < -band), "an overlap, but the reference's margin is %g (open within %g)", margin,
+                 band);
+    }
 
     // Placed once, the same answer (and cw_place fails exactly where cw_overlap does).
     cw_placed pa, pb;
