@@ -73,7 +73,7 @@ extern const struct CMUnitTest move_tests[MOVE_TEST_COUNT];
 #define DEBUG_DRAW_TEST_COUNT 4
 extern const struct CMUnitTest debug_draw_tests[DEBUG_DRAW_TEST_COUNT];
 
-#define LIMIT_TEST_COUNT 8
+#define LIMIT_TEST_COUNT 9
 extern const struct CMUnitTest limit_tests[LIMIT_TEST_COUNT];
 
 #define THREAD_TEST_COUNT 8

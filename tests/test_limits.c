@@ -137,6 +137,42 @@ static void test_pile_up_fails_at_once(void **state)
            big);
 }
 
+// A spread-out lattice whose pairs are all within limits part by part but not in all: `max_pairs`
+// one short of its pairs fails the step, exactly its pairs passes, on one worker and on two (whose
+// scan shares the cells out and joins the parts' lists; each part holds a fraction of the pairs).
+static void lattice_at_limit(int n, int max_pairs, int workers, bool passes)
+{
+    cw_world_def def = cw_default_world_def();
+    def.max_pairs = max_pairs, def.worker_count = workers;
+    cw_world *world = cw_world_create(&def);
+    assert_non_null(world);
+    for (int k = 0; k < n; k++)
+        box_at(world, (float)(k % 100) * 3.5f, (float)(k / 100) * 3.5f, 4, k % 10 == 0);
+    if (!passes) {
+        expect_failed_step(world, max_pairs, 1);
+    } else {
+        cw_clear_error();
+        cw_world_step(world);
+        assert_string_equal(cw_last_error(), "");
+        cw_world_stats st = cw_world_get_stats(world);
+        assert_int_equal(st.failed_steps, 0);
+        assert_int_equal(st.touching_pairs, spread_touching(n));
+    }
+    cw_world_destroy(world);
+}
+
+static void test_spread_pairs_at_the_limit(void **state)
+{
+    (void)state;
+    int n = gen_test_scale() > 1 ? 20000 : 70000, pairs = spread_touching(n);
+    for (int workers = 1; workers <= 2; workers++) {
+        lattice_at_limit(n, pairs - 1, workers, false);
+        lattice_at_limit(n, pairs, workers, true);
+    }
+    printf("  %d bodies, %d pairs: max_pairs %d fails the step, %d passes, on one worker and on two\n", n, pairs,
+           pairs - 1, pairs);
+}
+
 static void test_max_pairs_misuse(void **state)
 {
     (void)state;
@@ -463,6 +499,7 @@ static void test_generation_wrap(void **state)
 
 const struct CMUnitTest limit_tests[LIMIT_TEST_COUNT] = {
     cmocka_unit_test(test_pile_up_fails_at_once),
+    cmocka_unit_test(test_spread_pairs_at_the_limit),
     cmocka_unit_test(test_max_pairs_misuse),
     cmocka_unit_test(test_touching_over_max_pairs),
     cmocka_unit_test_teardown(test_growth_is_geometric, counter_restore_default),
