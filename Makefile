@@ -376,6 +376,9 @@ deps-fuzz: deps-lib
 # fuzz_overlap checks its answers against the tests' exact reference.
 FUZZ_EXTRA_overlap := tests/reference.c
 $(BUILD)/fuzz/fuzz_overlap: tests/reference.c tests/reference.h
+# fuzz_world's queries are checked in a file of their own.
+FUZZ_EXTRA_world := fuzz/world_queries.c
+$(BUILD)/fuzz/fuzz_world: fuzz/world_queries.c fuzz/fuzz_world.h
 
 $(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_common.h $(LIB_SRC) $(wildcard narrow/*.h broad/*.h world/*.h) | deps-fuzz
 	@mkdir -p $(dir $@)

@@ -125,8 +125,9 @@ static inline void fz_print_shape(const char *name, const cw_shape *s)
     }
 }
 
-// Set by a target to print what it was doing when an invariant fails.
-static void (*fz_context_printer)(void);
+// Set by a target to print what it was doing when an invariant fails (defined below, in the
+// target's main file).
+extern void (*fz_context_printer)(void);
 
 // Fails the run the way libFuzzer records: print and abort (an artifact is written).
 #define FZ_CHECK(cond, ...)                                                                         \
@@ -156,7 +157,13 @@ static inline bool fz_moderate(const cw_shape *s, const cw_transform *t)
 
 // FUZZ_VERBOSE=1: a target prints each case before checking it (sanitizer reports abort without
 // context). libFuzzer calls the initializer once, before the first input.
-static bool fz_verbose;
+extern bool fz_verbose;
+
+// A target of more than one file defines FZ_EXTRA_FILE before including this in all but its main
+// file, which alone holds the definitions below.
+#ifndef FZ_EXTRA_FILE
+void (*fz_context_printer)(void);
+bool fz_verbose;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -165,5 +172,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     fz_verbose = getenv("FUZZ_VERBOSE") != NULL;
     return 0;
 }
+#endif
 
 #endif
