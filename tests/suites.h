@@ -108,7 +108,7 @@ extern const struct CMUnitTest world_reserve_tests[WORLD_RESERVE_TEST_COUNT];
 
 // Queries where shapes, texels and cells meet, by hand: grazes, corners, the half-open rule, the
 // reference itself, and the cases found in review and by the fuzzer.
-#define QUERY_EDGE_TEST_COUNT 8
+#define QUERY_EDGE_TEST_COUNT 9
 extern const struct CMUnitTest query_edge_tests[QUERY_EDGE_TEST_COUNT];
 
 // The world queries' contract by hand: now-ness, callbacks (query, ray, contact), filters, misuse.

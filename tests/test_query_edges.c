@@ -362,6 +362,125 @@ static void test_ray_far_from_origin(void **state)
     cw_mask_destroy(mask);
 }
 
+// --- rays that start on a texel edge ---
+
+// The world normal of a sprite's local axis normal (nx, ny): scaled by the inverse scale (whose
+// signs are all that is left once normalised) and turned by a quarter-turn rotation q.
+static void world_axis_normal(int q, cw_vec2 scale, double nx, double ny, double out[2])
+{
+    double x = scale.x < 0 ? -nx : nx, y = scale.y < 0 ? -ny : ny;
+    const double c[4] = {1, 0, -1, 0}, s[4] = {0, 1, 0, -1};
+    out[0] = c[q] * x - s[q] * y, out[1] = s[q] * x + c[q] * y;
+}
+
+static bool texel_at(const cw_mask *m, int i, int j)
+{
+    return i >= 0 && j >= 0 && i < cw_mask_width(m) && j < cw_mask_height(m) && cw_mask_get(m, i, j);
+}
+
+// A ray from a point on texel edge line `k` (x = k if `vertical`, else y = k), between lines
+// `j` and j + 1 of the other axis, going `dl` in local units: what the texels either side decide.
+// Returns 1 for a hit at fraction 0 (`normal` filled: minus the direction if it starts inside the
+// covered region, else the edge's), 0 for no hit at fraction 0, -1 when it runs along the line
+// beside one opaque texel (a graze: left to the random tests' reference).
+static int edge_start_answer(const cw_mask *m, bool vertical, int k, int j, const int dl[2], int q, cw_vec2 scale,
+                             const double d[2], double normal[2])
+{
+    bool before = vertical ? texel_at(m, k - 1, j) : texel_at(m, j, k - 1);
+    bool after = vertical ? texel_at(m, k, j) : texel_at(m, j, k);
+    int across = vertical ? dl[0] : dl[1];
+    if (before && after) { // the interior of the covered region: starts inside
+        double len = hypot(d[0], d[1]);
+        normal[0] = -d[0] / len, normal[1] = -d[1] / len;
+        return 1;
+    }
+    if (across == 0)
+        return before || after ? -1 : 0;
+    if (!(across > 0 ? after : before))
+        return 0;
+    double n = across > 0 ? -1 : 1; // the edge's normal faces the ray
+    world_axis_normal(q, scale, vertical ? n : 0, vertical ? 0 : n, normal);
+    return 1;
+}
+
+// Found by coverage: no test started a ray exactly on a texel's edge, where the texel behind the
+// edge decides between entering through it (its normal) and starting inside (minus the direction).
+// Random masks under quarter turns, mirrors and power-of-two scales at whole positions, so every
+// coordinate is exact; rays from the middle of edge segments (never a corner), in every direction
+// of small whole steps; the single-shape cast and the world's closest hit both checked.
+static void test_rays_from_texel_edges(void **state)
+{
+    (void)state;
+    gen_rng rng = gen_seed(0xed6e5);
+    const float scales[] = {1, -1, 2, -2, 0.5f, -0.5f};
+    int decided = 0, inside = 0, entering = 0, later = 0;
+    for (int c = 0; c < gen_scaled(400); c++) {
+        int w = gen_int(&rng, 1, 9), h = gen_int(&rng, 1, 9);
+        uint8_t alpha[81];
+        for (int t = 0; t < w * h; t++)
+            alpha[t] = gen_chance(&rng, 0.6) ? 255 : 0;
+        cw_mask *mask = cw_mask_from_alpha(alpha, w, h, w, 128);
+        assert_non_null(mask);
+        cw_shape shape = cw_shape_mask(mask);
+        int q = gen_int(&rng, 0, 3);
+        cw_transform t = cw_default_transform();
+        t.rotation = (float)(q * (GEN_PI / 2));
+        t.scale = (cw_vec2){scales[gen_int(&rng, 0, 5)], scales[gen_int(&rng, 0, 5)]};
+        t.origin = (cw_vec2){(float)gen_int(&rng, 0, w), (float)gen_int(&rng, 0, h)};
+        t.position = (cw_vec2){(float)gen_int(&rng, -40, 40), (float)gen_int(&rng, -40, 40)};
+        cw_world_def wd = cw_default_world_def();
+        cw_world *world = cw_world_create(&wd);
+        assert_non_null(world);
+        cw_body_def bd = cw_default_body_def();
+        bd.shape = shape, bd.transform = t;
+        assert_false(cw_body_id_is_null(cw_body_create(world, &bd)));
+        for (int r = 0; r < 12; r++) {
+            bool vertical = gen_chance(&rng, 0.5);
+            int k = gen_int(&rng, 0, vertical ? w : h), j = gen_int(&rng, 0, (vertical ? h : w) - 1);
+            double along = j + 0.25 * gen_int(&rng, 1, 3); // the middle of an edge segment, never a corner
+            double lu = vertical ? k : along, lv = vertical ? along : k;
+            int dl[2] = {gen_int(&rng, -3, 3), gen_int(&rng, -3, 3)};
+            if (dl[0] == 0 && dl[1] == 0)
+                dl[0] = 1;
+            // local -> world, exactly: position + R(q) ((local - origin) * scale)
+            const double cq[4] = {1, 0, -1, 0}, sq[4] = {0, 1, 0, -1};
+            double px = (lu - t.origin.x) * t.scale.x, py = (lv - t.origin.y) * t.scale.y;
+            double dx = dl[0] * t.scale.x, dy = dl[1] * t.scale.y;
+            cw_vec2 o = {(float)(t.position.x + cq[q] * px - sq[q] * py), (float)(t.position.y + sq[q] * px + cq[q] * py)};
+            double d[2] = {cq[q] * dx - sq[q] * dy, sq[q] * dx + cq[q] * dy};
+            cw_vec2 dv = {(float)d[0], (float)d[1]};
+            double normal[2];
+            int want = edge_start_answer(mask, vertical, k, j, dl, q, t.scale, d, normal);
+            cw_ray_hit hit, closest;
+            bool got = cw_shape_raycast(&shape, &t, o, dv, &hit);
+            bool world_got = cw_world_raycast_closest(world, o, dv, cw_default_query_filter(), &closest);
+            assert_int_equal(got, world_got);
+            if (got)
+                assert_memory_equal(&closest.fraction, &hit.fraction, sizeof hit.fraction);
+            if (want < 0)
+                continue;
+            decided++;
+            bool at_start = got && hit.fraction == 0;
+            if (at_start != (want == 1) || (want == 1 && (fabs(hit.normal.x - normal[0]) > 1e-6 ||
+                                                          fabs(hit.normal.y - normal[1]) > 1e-6)))
+                fail_msg("case %d ray %d: %dx%d mask, turn %d, scale (%g, %g): from local (%g, %g) by (%d, %d): "
+                         "hit %d at %g normal (%g, %g); expected %s normal (%g, %g)",
+                         c, r, w, h, q, t.scale.x, t.scale.y, lu, lv, dl[0], dl[1], got, got ? hit.fraction : -1,
+                         hit.normal.x, hit.normal.y, want ? "a hit at 0 with" : "no hit at 0", normal[0], normal[1]);
+            if (want == 1)
+                assert_true(hit.point.x == o.x && hit.point.y == o.y && closest.normal.x == hit.normal.x &&
+                            closest.normal.y == hit.normal.y);
+            bool starts_inside = want == 1 && normal[0] == -d[0] / hypot(d[0], d[1]) &&
+                                 normal[1] == -d[1] / hypot(d[0], d[1]);
+            inside += starts_inside, entering += want == 1 && !starts_inside, later += want == 0 && got;
+        }
+        cw_world_destroy(world);
+        cw_mask_destroy(mask);
+    }
+    printf("  %d rays from texel edges decided there: %d start inside, %d enter through the edge, %d hit later\n",
+           decided, inside, entering, later);
+}
+
 // Found by the world fuzzer: a box's AABB, computed as centre minus half extent, fell a hair inside
 // its true corner, so a point query exactly on the corner (inside by the half-open rule) missed it.
 static void test_point_on_a_box_corner(void **state)
@@ -393,6 +512,7 @@ const struct CMUnitTest query_edge_tests[] = {
     cmocka_unit_test(test_ray_cell_boundaries),
     cmocka_unit_test(test_rays_grazing_cell_edges),
     cmocka_unit_test(test_ray_from_outline),
+    cmocka_unit_test(test_rays_from_texel_edges),
     cmocka_unit_test(test_reference_by_hand),
     cmocka_unit_test(test_half_open_tiling),
     cmocka_unit_test(test_grazes_and_corners),
