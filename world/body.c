@@ -390,24 +390,10 @@ void cw_body_destroy(cw_world *world, cw_body_id id)
         forget_swept(world, id.index);
 }
 
-// Applies a new shape and/or transform after validating them together (a new transform alone: move).
-static bool reshape(cw_world *world, cw_body_id id, const cw_shape *shape, const cw_transform *transform)
+// Moves a body that may be changed now (cw__move_body validates the transform).
+static bool move(cw_world *world, cw_body_id id, const cw_transform *transform)
 {
-    cw__slot *slot = changeable_slot(world, id);
-    if (slot == NULL)
-        return false;
-    if (shape == NULL)
-        return cw__move_body(world, id.index, transform);
-    cw__body prepared;
-    const cw_transform *t = transform ? transform : &slot->transform;
-    if (!cw__prepare(shape, t, &prepared) || !room_for(world, id.index, &prepared))
-        return false;
-    cw__world_mark_dirty(world, id.index);
-    slot->size = shape->size;
-    if (transform)
-        slot->transform = *transform;
-    keep_prepared(world, id.index, cw__mask_entry(world, id.index), &prepared);
-    return true;
+    return changeable_slot(world, id) != NULL && cw__move_body(world, id.index, transform);
 }
 
 bool cw_body_set_transform(cw_world *world, cw_body_id body, const cw_transform *transform)
@@ -416,7 +402,7 @@ bool cw_body_set_transform(cw_world *world, cw_body_id body, const cw_transform 
         cw__fail("The transform is NULL.");
         return false;
     }
-    return reshape(world, body, NULL, transform); // a fresh body's motion stays zero: it has no start
+    return move(world, body, transform); // a fresh body's motion stays zero: it has no start
 }
 
 bool cw_body_teleport(cw_world *world, cw_body_id body, const cw_transform *transform)
@@ -425,7 +411,7 @@ bool cw_body_teleport(cw_world *world, cw_body_id body, const cw_transform *tran
         cw__fail("The transform is NULL.");
         return false;
     }
-    if (!reshape(world, body, NULL, transform))
+    if (!move(world, body, transform))
         return false;
     cw__slot *slot = &world->slots[body.index];
     if (!cw__is_fresh(slot)) // a fresh body's motion is zero anyway
@@ -498,7 +484,16 @@ bool cw_body_set_shape(cw_world *world, cw_body_id body, const cw_shape *shape)
         cw__fail("The shape is NULL.");
         return false;
     }
-    return reshape(world, body, shape, NULL);
+    cw__slot *slot = changeable_slot(world, body);
+    if (slot == NULL)
+        return false;
+    cw__body prepared; // validated with the body's transform, as the step will prepare it
+    if (!cw__prepare(shape, &slot->transform, &prepared) || !room_for(world, body.index, &prepared))
+        return false;
+    cw__world_mark_dirty(world, body.index);
+    slot->size = shape->size;
+    keep_prepared(world, body.index, cw__mask_entry(world, body.index), &prepared);
+    return true;
 }
 
 bool cw_body_set_filter(cw_world *world, cw_body_id body, uint32_t category, uint32_t collides_with)
