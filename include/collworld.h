@@ -948,7 +948,9 @@ typedef enum cw_debug_flags {
     CW_DRAW_MASK_OUTLINES = 1 << 2, ///< Mask bodies' outlines: the boundary edges of their opaque
                                     ///< texels (between an opaque texel and a clear one or the
                                     ///< outside), joined into the longest straight segments.
-    CW_DRAW_GRID = 1 << 3,          ///< The broadphase cells that hold bodies, as polygons.
+    CW_DRAW_GRID = 1 << 3,          ///< The broadphase cells that hold bodies, as polygons; none
+                                    ///< where the drawn area spans more than 2^20 cells (cull with
+                                    ///< bounds when zoomed out over a large world).
     CW_DRAW_CONTACTS = 1 << 4,      ///< Each touching pair's manifold: a point, and a segment from it
                                     ///< along the normal, as long as the depth (at least 1 unit).
     CW_DRAW_IDS = 1 << 5,           ///< Each body's index at its AABB's centre (needs draw_text).
@@ -982,9 +984,12 @@ typedef struct cw_debug_draw {
 /// A cw_debug_draw with no functions, no flags and no bounds.
 CW_API cw_debug_draw cw_default_debug_draw(void);
 
-/// Draws the world as of now (bodies changed since the last step where they are now; grid cells and
-/// contacts as of the last step) through `draw`, bodies in index order. Switched-off bodies are not
-/// drawn. Read-only: it may run between steps like a query, and never allocates. Returns false with
+/// Draws the world as of now (bodies changed since the last step where they are now; grid cells as
+/// of the last step) through `draw`, bodies in index order. Switched-off bodies are not drawn.
+/// Contacts are the pairs touching after the last step whose bodies both still live: with the
+/// manifold that step found where the world keeps stays' manifolds (cw_world_def::manifolds and
+/// stay_manifolds, with stays reported), else worked out from the two bodies as they are now, and
+/// left out if they no longer overlap. Read-only: it may run between steps like a query, and never allocates. Returns false with
 /// an error for a NULL world or draw, flags that need a NULL function (draw_polygon for AABBs, boxes
 /// and the grid; draw_segment for outlines and contacts; draw_point for contacts), unknown flags,
 /// or inverted or non-finite bounds. Mask outlines cost a walk over the mask's texels per body per

@@ -70,7 +70,7 @@ extern const struct CMUnitTest aabb_tests[AABB_TEST_COUNT];
 #define MOVE_TEST_COUNT 7
 extern const struct CMUnitTest move_tests[MOVE_TEST_COUNT];
 
-#define DEBUG_DRAW_TEST_COUNT 4
+#define DEBUG_DRAW_TEST_COUNT 5
 extern const struct CMUnitTest debug_draw_tests[DEBUG_DRAW_TEST_COUNT];
 
 #define LIMIT_TEST_COUNT 9

@@ -1,6 +1,8 @@
 // cw_world_debug_draw: mask outlines against the mask texel by texel (every boundary edge once,
 // joined into maximal segments, transformed as the body is), AABBs and boxes against the bodies,
-// culling, grid cells, contacts against the touching pairs, and every misuse with its message.
+// culling, grid cells (all, and within bounds), contacts against the touching pairs (also after
+// bodies moved or died since the step, with and without kept manifolds), and every misuse with
+// its message.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -334,9 +336,127 @@ static void test_contacts_of_a_default_world(void **state)
     cw_world_destroy(world);
 }
 
+// --- between steps ---
+
+typedef struct begun {
+    int count;
+    cw_body_id a[400], b[400];
+    cw_manifold m[400];
+} begun;
+
+static void on_begin_record(const cw_contact *c, void *context)
+{
+    begun *g = context;
+    assert_true(g->count < 400);
+    g->a[g->count] = c->a, g->b[g->count] = c->b, g->m[g->count] = c->manifold;
+    g->count++;
+}
+
+// The contact drawn for pair (a, b), or -1.
+static int drawn_contact(const recorded *r, cw_body_id a, cw_body_id b)
+{
+    int found = -1;
+    for (int s = 0; s < r->segments; s++)
+        if (r->seg_item[s].body.index == a.index && r->seg_item[s].other.index == b.index) {
+            assert_int_equal(found, -1); // drawn once
+            found = s;
+        }
+    return found;
+}
+
+// After bodies moved and one died since the step: a world that keeps stays' manifolds draws every
+// pair of live bodies with the manifold the step found; one that does not draws the pairs that
+// still overlap, with the manifold of the bodies as they are now.
+static void check_contacts_now(const cw_world *world, const begun *g, bool keeps)
+{
+    static recorded r;
+    cw_debug_draw d = drawer(&r, CW_DRAW_CONTACTS);
+    assert_true(cw_world_debug_draw(world, &d));
+    int expected = 0;
+    for (int p = 0; p < g->count; p++) {
+        cw_manifold m = g->m[p];
+        bool drawn = cw_body_is_valid(world, g->a[p]) && cw_body_is_valid(world, g->b[p]);
+        if (drawn && !keeps) {
+            cw_shape sa = cw_body_shape(world, g->a[p]), sb = cw_body_shape(world, g->b[p]);
+            cw_transform ta = cw_body_transform(world, g->a[p]), tb = cw_body_transform(world, g->b[p]);
+            drawn = cw_overlap(&sa, &ta, &sb, &tb, &m);
+        }
+        int s = drawn_contact(&r, g->a[p], g->b[p]);
+        if (drawn != (s >= 0))
+            fail_msg("pair (%u, %u): drawn %d, expected %d (manifolds kept: %d)", g->a[p].index, g->b[p].index, s >= 0,
+                     drawn, keeps);
+        if (drawn)
+            assert_memory_equal(&r.seg[s][0], &m.point, sizeof m.point);
+        expected += drawn;
+    }
+    assert_int_equal(r.segments, expected);
+}
+
+// The cells drawn within `view` are exactly the cells drawn without bounds that meet it.
+static void check_cells_in_view(const cw_world *world, cw_aabb view)
+{
+    static recorded all, in_view;
+    cw_debug_draw d = drawer(&all, CW_DRAW_GRID);
+    assert_true(cw_world_debug_draw(world, &d));
+    d = drawer(&in_view, CW_DRAW_GRID);
+    d.use_bounds = true, d.bounds = view;
+    assert_true(cw_world_debug_draw(world, &d));
+    int meeting = 0;
+    for (int p = 0; p < all.polygons; p++) {
+        const cw_vec2 *c = all.poly[p];
+        if (!(c[0].x <= view.max.x && view.min.x < c[2].x && c[0].y <= view.max.y && view.min.y < c[2].y))
+            continue;
+        meeting++;
+        bool found = false;
+        for (int q = 0; q < in_view.polygons && !found; q++)
+            found = memcmp(in_view.poly[q], c, sizeof all.poly[0]) == 0;
+        assert_true(found);
+    }
+    assert_true(meeting > 0 && meeting < all.polygons);
+    assert_int_equal(in_view.polygons, meeting);
+}
+
+// Found by coverage: no test drew a world that keeps stays' manifolds, a pair one of whose bodies
+// died or moved apart since the step, or the grid within bounds or over a view too large for it.
+static void test_contacts_and_cells_between_steps(void **state)
+{
+    (void)state;
+    for (int keeps = 0; keeps < 2; keeps++) {
+        static begun g;
+        g.count = 0;
+        cw_world_def def = cw_default_world_def();
+        def.report_stays = keeps; // with manifolds and stay_manifolds (both default on): kept
+        def.on_begin = on_begin_record, def.context = &g;
+        cw_world *world = cw_world_create(&def);
+        assert_non_null(world);
+        gen_rng rng = gen_seed(0xd12a);
+        gen_add_boxes(world, &rng, 80, 6, 30, 200, 6.3);
+        cw_world_step(world);
+        assert_true(g.count > 10);
+        check_contacts_now(world, &g, keeps);
+        check_cells_in_view(world, (cw_aabb){{50, 40}, {120, 150}});
+        for (int p = 0; p < g.count; p += 4) { // some bodies moved apart, one destroyed
+            cw_transform t = cw_body_transform(world, g.b[p]);
+            t.position.x += 1000;
+            assert_true(cw_body_set_transform(world, g.b[p], &t));
+        }
+        cw_body_destroy(world, g.a[1]);
+        check_contacts_now(world, &g, keeps);
+        static recorded r; // a view of some 10^9 cells draws no grid (the limit is 2^20 cells)
+        cw_debug_draw d = drawer(&r, CW_DRAW_GRID | CW_DRAW_AABBS);
+        d.use_bounds = true, d.bounds = (cw_aabb){{-1e6f, -1e6f}, {1e6f, 1e6f}};
+        assert_true(cw_world_debug_draw(world, &d));
+        assert_int_equal(r.polygons, cw_world_get_stats(world).bodies);
+        for (int p = 0; p < r.polygons; p++)
+            assert_int_equal(r.poly_item[p].what, CW_DRAW_AABBS);
+        cw_world_destroy(world);
+    }
+}
+
 const struct CMUnitTest debug_draw_tests[DEBUG_DRAW_TEST_COUNT] = {
     cmocka_unit_test(test_outlines_against_the_mask),
     cmocka_unit_test(test_world_layers),
     cmocka_unit_test(test_debug_draw_misuse),
+    cmocka_unit_test(test_contacts_and_cells_between_steps),
     cmocka_unit_test(test_contacts_of_a_default_world),
 };
