@@ -166,23 +166,21 @@ static bool far_apart(double ox, double oy) { return !(fabs(ox) < 1e9 && fabs(oy
 // cw__translated_overlap() with A mirrored top to bottom (and perhaps in x): A's texel i is its
 // texel size - 1 - i counted the other way, so the grid of A mirrored lands on B's at offset - size.
 static CW__NOINLINE bool mirrored_overlap(const cw_mask *a, const cw_mask *b, double ox, double oy, bool flip_x,
-                                          bool flip_y, double eps_x, double eps_y)
+                                          double eps_x, double eps_y)
 {
     bool fx, fy;
     int dx, dy;
     if (far_apart(ox, oy) || !split_offset(ox, flip_x ? a->width : 0, eps_x, &dx, &fx) ||
-        !split_offset(oy, flip_y ? a->height : 0, eps_y, &dy, &fy))
+        !split_offset(oy, a->height, eps_y, &dy, &fy))
         return false;
     // As in cw__translated_overlap(), with A's opaque bounds mirrored.
     int ax0 = flip_x ? a->width - a->x1 : a->x0, ax1 = flip_x ? a->width - a->x0 : a->x1;
-    int ay0 = flip_y ? a->height - a->y1 : a->y0, ay1 = flip_y ? a->height - a->y0 : a->y1;
+    int ay0 = a->height - a->y1, ay1 = a->height - a->y0;
     int j0 = cw__int_max(ay0, b->y0 - dy - fy), j1 = cw__int_min(ay1, b->y1 - dy);
     int k0 = cw__int_max(ax0 + dx, b->x0), k1 = cw__int_min(ax1 + dx + fx, b->x1);
     if (j0 >= j1 || k0 >= k1)
         return false;
-    if (!fx && !fy && !flip_y) // facing each other at a whole offset (then |dx| < 64: the columns meet)
-        return any_shifted_and(a->mirrored + j0, b->bits + j0 + dy, j1 - j0, dx);
-    return mirrored_narrow(a, b, dx, fx, fy, j0, j1, dy, flip_x, flip_y);
+    return mirrored_narrow(a, b, dx, fx, fy, j0, j1, dy, flip_x, true);
 }
 
 // A's texel (i, j) (of its rows mirrored in x if flip_x) on B's texel (i + dx, j + dy), straddling
@@ -212,7 +210,7 @@ bool cw__translated_overlap(const cw_mask *a, const cw_mask *b, double ox, doubl
                             double eps_x, double eps_y)
 {
     if (flip_y)
-        return mirrored_overlap(a, b, ox, oy, flip_x, flip_y, eps_x, eps_y);
+        return mirrored_overlap(a, b, ox, oy, flip_x, eps_x, eps_y);
     // Mirrored in x only (sprites facing each other), A's mirrored rows land on B's in order, at the
     // offset less A's width: the same test on those rows and their opaque columns.
     bool fx, fy;
