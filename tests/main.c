@@ -46,6 +46,7 @@ int main(void)
     failed += RUN_GROUP("world extremes", world_extreme_tests);
     failed += RUN_GROUP("world random", world_random_tests);
     failed += RUN_GROUP("world allocator", world_alloc_tests);
+    failed += RUN_GROUP("grid allocator", grid_alloc_tests);
     failed += RUN_GROUP("made on first use", first_use_tests);
     failed += RUN_GROUP("gathered events", world_events_tests);
     failed += RUN_GROUP("body capacity", body_capacity_tests);

@@ -85,6 +85,10 @@ extern const struct CMUnitTest world_random_tests[WORLD_RANDOM_TEST_COUNT];
 #define WORLD_ALLOC_TEST_COUNT 6
 extern const struct CMUnitTest world_alloc_tests[WORLD_ALLOC_TEST_COUNT];
 
+// The grid's rarer growth (crowds, new cell sizes, new cells) with a failing allocation in turn.
+#define GRID_ALLOC_TEST_COUNT 1
+extern const struct CMUnitTest grid_alloc_tests[GRID_ALLOC_TEST_COUNT];
+
 // What a world makes on first use (swept list, body index, query lanes) and its out-of-memory.
 #define FIRST_USE_TEST_COUNT 3
 extern const struct CMUnitTest first_use_tests[FIRST_USE_TEST_COUNT];

@@ -399,6 +399,8 @@ static void oom_step(oom_run *r)
     bool said_failed = strcmp(cw_last_error(), "Out of memory: the step could not finish; the next step redoes it.") == 0;
     if (said_failed != (cw_world_get_stats(r->world).failed_steps > 0))
         problem(r, "cw_world_step", said_failed ? "a step that failed is not in failed_steps" : "failed_steps after a step that passed");
+    if (!said_failed && cw_last_error()[0] != '\0')
+        problem(r, "cw_world_step", "a step that passed left an error"); // what a caller checks after a step
     if (r->c->failed > failed) {
         r->step_hit = true;
         cw_events ev = cw_world_events(r->world);

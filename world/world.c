@@ -461,8 +461,13 @@ static void adapt_cell_size(cw_world *world)
     if (!(target >= CW_MIN_CELL_SIZE && target <= MAX_AUTO_CELL))
         return;
     double ratio = target / world->grid.cell_size;
-    if (ratio > 2 || ratio < 0.5 || !world->cell_chosen)
-        world->cell_chosen |= cw__grid_set_cell_size(&world->grid, (float)target); // else the old size stays
+    if (ratio > 2 || ratio < 0.5 || !world->cell_chosen) {
+        const char *error_before = cw_last_error();
+        if (cw__grid_set_cell_size(&world->grid, (float)target))
+            world->cell_chosen = true;
+        else
+            cw__fail(error_before); // out of memory: the old size stays, and the step goes on
+    }
 }
 
 // --- narrowphase ---
