@@ -265,7 +265,7 @@ static void problem(oom_run *r, const char *what, const char *detail)
 }
 
 // A call that failed must have run out of memory just now and must say so; one that succeeded
-// must not have lost an allocation.
+// must not have lost an allocation, nor left an error behind (the caller cleared it).
 static bool judge(oom_run *r, bool ok, long failed_before, const char *what)
 {
     bool ran_out = r->c->failed > failed_before;
@@ -273,6 +273,8 @@ static bool judge(oom_run *r, bool ok, long failed_before, const char *what)
         problem(r, what, "failed although no allocation failed");
     if (!ok && cw_last_error()[0] == '\0')
         problem(r, what, "failed without an error message");
+    if (ok && cw_last_error()[0] != '\0')
+        problem(r, what, "succeeded but left an error");
     return ok;
 }
 
