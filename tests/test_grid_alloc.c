@@ -1,6 +1,8 @@
 // The grid's rarer growth with a failing allocation at every point in turn (found by coverage: the
 // main sweep in test_world_alloc.c never reaches them): a crowd of more bodies in one cell than the
-// scan's room on the stack, and a cell size the automatic choice picks anew for smaller bodies.
+// scan's room on the stack, a cell size the automatic choice picks anew for smaller bodies, and a
+// moved body that makes the cell table grow in the middle of a step (it keeps its old place, and
+// the step is redone).
 // Each failing call says so, a step that passes leaves no error (one whose new cell size found no
 // memory went on with the old size, and left "Out of memory" behind), and once memory is back the
 // next steps find exactly the pairs cw_overlap() finds.
@@ -21,6 +23,7 @@ typedef struct grid_run {
     cw_body_id ids[BODIES];
     cw_shape shapes[BODIES];
     cw_transform transforms[BODIES];
+    int count; // bodies made
     int problems;
 } grid_run;
 
@@ -38,6 +41,33 @@ static bool judge(grid_run *r, long fail_at, bool ok, long failed_before, const 
     if (ok && cw_last_error()[0] != '\0')
         problem(r, fail_at, what);
     return ok;
+}
+
+static void create_world(grid_run *r, long fail_at, float cell_size)
+{
+    cw_world_def def = cw_default_world_def();
+    def.cell_size = cell_size;
+    long failed = r->c->failed;
+    cw_clear_error();
+    r->world = cw_world_create(&def);
+    if (!judge(r, fail_at, r->world != NULL, failed, "cw_world_create"))
+        r->world = cw_world_create(&def); // only one allocation fails
+    assert_non_null(r->world);
+}
+
+static void add_box(grid_run *r, long fail_at, float size, cw_vec2 at)
+{
+    cw_body_def bd = cw_default_body_def();
+    bd.shape = cw_shape_box(size, size);
+    bd.transform.position = at;
+    long failed = r->c->failed;
+    cw_clear_error();
+    cw_body_id id = cw_body_create(r->world, &bd);
+    if (!judge(r, fail_at, !cw_body_id_is_null(id), failed, "cw_body_create"))
+        id = cw_body_create(r->world, &bd);
+    assert_false(cw_body_id_is_null(id));
+    r->ids[r->count] = id, r->shapes[r->count] = bd.shape, r->transforms[r->count] = bd.transform;
+    r->count++;
 }
 
 // failed_steps counts the failed steps in a row: 0 after one that passed.
@@ -70,36 +100,41 @@ static void set_shape(grid_run *r, long fail_at, int k, cw_shape s)
 // spread out on a lattice (a new automatic cell size, new cells).
 static void script(grid_run *r, long fail_at)
 {
-    cw_world_def def = cw_default_world_def();
-    long failed = r->c->failed;
-    r->world = cw_world_create(&def);
-    if (!judge(r, fail_at, r->world != NULL, failed, "cw_world_create"))
-        r->world = cw_world_create(&def); // only one allocation fails
-    assert_non_null(r->world);
-    for (int k = 0; k < BODIES; k++) {
-        cw_body_def bd = cw_default_body_def();
-        bd.shape = cw_shape_box(4, 4);
-        bd.transform.position = k < CROWD ? (cw_vec2){100 + (float)(k % 5) * 0.1f, 100}
-                                          : (cw_vec2){k % 2 ? 2e4f : -2e4f, k % 3 ? 2e4f : -2e4f};
-        failed = r->c->failed;
-        cw_clear_error();
-        r->ids[k] = cw_body_create(r->world, &bd);
-        if (!judge(r, fail_at, !cw_body_id_is_null(r->ids[k]), failed, "cw_body_create"))
-            r->ids[k] = cw_body_create(r->world, &bd);
-        assert_false(cw_body_id_is_null(r->ids[k]));
-        r->shapes[k] = bd.shape, r->transforms[k] = bd.transform;
-    }
+    create_world(r, fail_at, 0);
+    for (int k = 0; k < BODIES; k++)
+        add_box(r, fail_at, 4, k < CROWD ? (cw_vec2){100 + (float)(k % 5) * 0.1f, 100}
+                                         : (cw_vec2){k % 2 ? 2e4f : -2e4f, k % 3 ? 2e4f : -2e4f});
     step(r, fail_at);
     cw_transform t = r->transforms[7];
     t.position.x += 0.5f;
     set_transform(r, fail_at, 7, t);
     step(r, fail_at);
-    for (int k = 0; k < BODIES; k++) {
+    for (int k = 0; k < r->count; k++) {
         set_shape(r, fail_at, k, cw_shape_box(0.3f, 0.3f));
         t = r->transforms[k];
         t.position = (cw_vec2){(float)(k % 14) * 0.25f, (float)(k / 14) * 0.25f};
         set_transform(r, fail_at, k, t);
     }
+    step(r, fail_at);
+    step(r, fail_at);
+}
+
+// A world whose cell table is at half load (the most it holds before growing: 126 cells of 256, the
+// first size): one body moved (too few to scan the grid) onto the corner of four cells the table
+// has never held makes it grow, in the middle of a step.
+static void script_small_table(grid_run *r, long fail_at)
+{
+    create_world(r, fail_at, 8);
+    for (int k = 0; k < 126; k++) // each in a cell of its own: 126 of the table's first 256 slots
+        add_box(r, fail_at, 4, (cw_vec2){16 * (float)(k % 14) + 2, 16 * (float)(k / 14) + 2});
+    step(r, fail_at); // every body new: the grid is scanned by sorting, its cell table left stale
+    cw_transform t = r->transforms[5];
+    t.position.x += 1;
+    set_transform(r, fail_at, 5, t);
+    step(r, fail_at); // one moved: the table is built again, to fit
+    t = r->transforms[3];
+    t.position = (cw_vec2){798, 798}; // over the corner of cells (99, 99) to (100, 100)
+    set_transform(r, fail_at, 3, t);
     step(r, fail_at);
     step(r, fail_at);
 }
@@ -110,8 +145,8 @@ static void expect_recovered(grid_run *r, long fail_at)
     cw_world_step(r->world);
     cw_world_step(r->world);
     int touching = 0;
-    for (int i = 0; i < BODIES; i++)
-        for (int j = i + 1; j < BODIES; j++) {
+    for (int i = 0; i < r->count; i++)
+        for (int j = i + 1; j < r->count; j++) {
             bool want = cw_overlap(&r->shapes[i], &r->transforms[i], &r->shapes[j], &r->transforms[j], NULL);
             touching += want;
             if (cw_pair_touching(r->world, r->ids[i], r->ids[j]) != want)
@@ -121,30 +156,38 @@ static void expect_recovered(grid_run *r, long fail_at)
         problem(r, fail_at, "the touching count differs from cw_overlap once memory is back");
 }
 
-static void test_grid_growth_out_of_memory(void **state)
+// Runs `script` with each of its allocations failing in turn; returns how many it made.
+static long sweep(void (*script_fn)(grid_run *, long), int *problems)
 {
-    (void)state;
     counter c;
     counter_install(&c);
     static grid_run r;
     long k = 1;
-    int problems = 0;
     for (;; k++) {
         memset(&r, 0, sizeof r);
         r.c = &c;
         counter_arm(&c, k);
-        script(&r, k);
+        script_fn(&r, k);
         bool reached = c.armed_calls >= k;
         counter_arm(&c, 0);
         expect_recovered(&r, k);
         cw_world_destroy(r.world);
-        problems += r.problems;
+        *problems += r.problems;
         if (!reached)
             break;
     }
-    printf("  crowds and new cell sizes: %ld allocations failed in turn, %d problems\n", k - 1, problems);
     counter_expect_no_leak(&c);
-    assert_true(k > 10);
+    return k - 1;
+}
+
+static void test_grid_growth_out_of_memory(void **state)
+{
+    (void)state;
+    int problems = 0;
+    long crowd = sweep(script, &problems), small = sweep(script_small_table, &problems);
+    printf("  crowds and new cell sizes: %ld allocations failed in turn; a small table grown in a step: %ld; "
+           "%d problems\n", crowd, small, problems);
+    assert_true(crowd > 10 && small > 5);
     assert_int_equal(problems, 0);
 }
 
