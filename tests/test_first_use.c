@@ -52,8 +52,8 @@ static void test_swept_list_out_of_memory(void **state)
 }
 
 // The body index (cw_body_touching()'s lower partners) is built the first time it is asked for:
-// until then a world holds nothing for it; the first ask can run out of memory (and says so, the
-// world unchanged and a later ask trying again); once built the steps keep it, and every answer is
+// until then a world holds nothing for it; the first ask can run out of memory at any of its
+// allocations (and says so, the world unchanged and a later ask trying again); once built the steps keep it, and every answer is
 // the pairs cw_pair_touching() names. (A warm world that asks allocates nothing: see above.)
 static int partners_by_pairs(const cw_world *w, const cw_body_id *ids, int n, int k)
 {
@@ -63,18 +63,16 @@ static int partners_by_pairs(const cw_world *w, const cw_body_id *ids, int n, in
     return count;
 }
 
-static void test_body_index_on_first_ask(void **state)
+enum { INDEX_BODIES = 300 };
+
+// 300 boxes, overlapping a few others each, stepped three times (no index asked for yet).
+static cw_world *index_world(cw_body_id *ids)
 {
-    (void)state;
-    counter cnt;
-    counter_install(&cnt);
-    enum { N = 300 };
     cw_world_def def = cw_default_world_def();
     cw_world *w = cw_world_create(&def);
     assert_non_null(w);
     gen_rng r = gen_seed(0x696e6478ull);
-    cw_body_id ids[N];
-    for (int k = 0; k < N; k++) {
+    for (int k = 0; k < INDEX_BODIES; k++) {
         cw_body_def body = cw_default_body_def();
         body.shape = cw_shape_box((float)gen_range(&r, 10, 60), (float)gen_range(&r, 10, 60));
         body.transform.position = (cw_vec2){(float)gen_range(&r, 0, 400), (float)gen_range(&r, 0, 400)};
@@ -83,21 +81,46 @@ static void test_body_index_on_first_ask(void **state)
     }
     for (int step = 0; step < 3; step++)
         cw_world_step(w);
+    return w;
+}
+
+static void test_body_index_on_first_ask(void **state)
+{
+    (void)state;
+    counter cnt;
+    counter_install(&cnt);
+    enum { N = INDEX_BODIES };
+    cw_body_id ids[N];
+    cw_touch out[N];
+    long failing = 1; // each allocation of the first ask fails in turn, in a world of its own
+    for (bool reached = true; reached; failing++) {
+        cw_world *w = index_world(ids);
+        size_t before = cw_world_get_stats(w).bytes;
+        long live = cnt.live_bytes;
+        counter_arm(&cnt, failing);
+        int got = cw_body_touching(w, ids[N - 1], out, N);
+        reached = cnt.armed_calls >= failing;
+        counter_arm(&cnt, 0);
+        if (reached) {
+            assert_int_equal(got, -1);
+            assert_string_equal(cw_last_error(), "Out of memory: the allocator returned NULL.");
+            assert_int_equal(cnt.live_bytes, live); // nothing kept from the failed build
+            assert_int_equal(cw_world_get_stats(w).bytes, before);
+            for (int k = N - 1; k >= 0; k--) // a later ask builds it
+                assert_int_equal(cw_body_touching(w, ids[k], out, N), partners_by_pairs(w, ids, N, k));
+        }
+        cw_world_destroy(w);
+    }
+    assert_true(failing > 4); // the index's three link arrays at least
+    cw_world *w = index_world(ids);
+    size_t before = cw_world_get_stats(w).bytes;
     int pairs = cw_world_get_stats(w).touching_pairs;
     assert_true(pairs > N);
-    size_t before = cw_world_get_stats(w).bytes;
-    long live = cnt.live_bytes;
-    cw_touch out[N];
-    counter_arm(&cnt, 1);
-    assert_int_equal(cw_body_touching(w, ids[N - 1], out, N), -1);
-    assert_string_equal(cw_last_error(), "Out of memory: the allocator returned NULL.");
-    counter_arm(&cnt, 0);
-    assert_int_equal(cnt.live_bytes, live); // nothing kept from the failed build
-    assert_int_equal(cw_world_get_stats(w).bytes, before);
     for (int k = N - 1; k >= 0; k--)
         assert_int_equal(cw_body_touching(w, ids[k], out, N), partners_by_pairs(w, ids, N, k));
     size_t index_bytes = cw_world_get_stats(w).bytes - before;
-    printf("  body index: built on the first ask, %zu bytes for %d pairs and %d bodies\n", index_bytes, pairs, N);
+    printf("  body index: built on the first ask (each of its %ld allocations failed in turn first), %zu bytes for %d "
+           "pairs and %d bodies\n", failing - 2, index_bytes, pairs, N);
     assert_true(index_bytes >= (size_t)pairs * 4 * sizeof(uint32_t)); // three links and a set's node a pair
     for (int step = 0; step < 6; step++) { // moving on: the steps keep it
         for (int k = 0; k < N; k += 2) {
