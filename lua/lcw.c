@@ -1,6 +1,7 @@
 // require "collworld": the module table, the helpers that read Lua values (lcw.h), and the
 // shape-level functions (cw.overlap, cw.cast, cw.contains, cw.raycast_shape, cw.aabb).
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "lcw.h"
@@ -208,7 +209,9 @@ static int box_size(lua_State *L)
 static int box_tostring(lua_State *L)
 {
     const lcw_box *box = luaL_checkudata(L, 1, LCW_BOX);
-    lua_pushfstring(L, "collworld.box(%f, %f)", (double)box->width, (double)box->height);
+    char text[96]; // lua_pushfstring's %f prints numbers as each Lua does ("2.0" in 5.4, "2" in LuaJIT)
+    snprintf(text, sizeof text, "collworld.box(%.9g, %.9g)", (double)box->width, (double)box->height);
+    lua_pushstring(L, text);
     return 1;
 }
 
