@@ -105,6 +105,10 @@ local function bad_arguments()
         function() w:body{ shape = box, frame = box } end)
     h.raises("bad argument #1 to 'body' (field 'origin': two numbers {x, y} expected)",
         function() w:body{ shape = box, origin = { 1 } } end)
+    h.raises("bad argument #1 to 'body' (field 'origin': {x, y} expected, got string)",
+        function() w:body{ shape = box, origin = "bad" } end)
+    h.raises("bad argument #1 to 'body' (field 'scale': number or {x, y} expected, got string)",
+        function() w:body{ shape = box, scale = "bad" } end)
     h.raises("bad argument #1 to 'body' (field 'category': an integer in [0, 0xffffffff] expected)",
         function() w:body{ shape = box, category = -1 } end)
     h.raises("bad argument #1 to 'body' (field 'group': a 32-bit integer expected)",
@@ -134,6 +138,10 @@ local function bad_arguments()
     h.raises("bad argument #3 to 'overlap' (shape (cw.box or a mask) expected, got number)",
         function() cw.overlap(box, {}, 5, {}) end)
     h.raises("bad argument #2 to 'overlap' (unknown field 'angle')", function() cw.overlap(box, { angle = 1 }, box, {}) end)
+    h.raises("collworld: The transform has a non-finite position, rotation, scale or origin.",
+        function() cw.overlap(box, { x = 0 / 0 }, box, {}) end)
+    h.raises("collworld: The transform has a zero scale.", function() cw.contains(box, { scale = { 1, 0 } }, 1, 1) end)
+    h.raises("collworld: The point is not finite.", function() cw.contains(box, {}, 0 / 0, 1) end)
     h.raises("collworld: stays are off in this world", function() w:on_stay(print) end)
     h.raises("bad argument #1 to 'on_begin' (function expected, got number)", function() w:on_begin(3) end)
     h.raises("bad argument #1 to 'step' (collworld.world expected, got number)", function() w.step(3) end)
@@ -152,6 +160,8 @@ local function bad_arguments()
     h.raises("collworld: The sheet already has a frame with that name.", function() sheet:add("one", solid(2, 2), 2, 2) end)
     h.raises("bad argument #6 to 'add' (the rectangle is not inside the image)",
         function() sheet:add("two", solid(2, 2), 2, 2, 128, { 1, 1, 2, 2 }) end)
+    h.raises("bad argument #6 to 'add' (rectangle {x, y, width, height} expected)",
+        function() sheet:add("two", solid(2, 2), 2, 2, 128, { 0, "x", 1, 1 }) end)
     h.equal(#sheet, 1, "failed adds change nothing")
     other:close()
     w:close()

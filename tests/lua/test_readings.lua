@@ -1,7 +1,8 @@
 -- What the module reads back, on seeded random bodies: every body field and body:position(),
 -- body:transform(), body:aabb() give what was set (values floats hold exactly) and agree with
 -- cw.aabb(); box:size(); world:query_box() reports exactly the bodies whose AABB meets the box;
--- world:cast_all() and world:cast() give each body cw.cast()'s fraction; every object's tostring.
+-- world:cast_all() and world:cast() give each body cw.cast()'s fraction; body.data however it is
+-- set; every object's tostring.
 -- (Found by coverage: none of these was called by the other Lua tests.)
 local cw = require "collworld"
 local h = require "harness"
@@ -143,6 +144,25 @@ local function casts_against_cw_cast()
     world:close()
 end
 
+-- body.data: given at creation, by set{}, by assignment, and kept after the body is destroyed.
+local function data()
+    local world = cw.world {}
+    local mine = { hp = 3 }
+    local body = world:body { shape = cw.box(1, 1), data = mine }
+    h.check(rawequal(body.data, mine), "data given at creation")
+    local other = {}
+    body:set { data = other, x = 2 }
+    h.check(rawequal(body.data, other) and body.x == 2, "data by set{}")
+    body.data = "a string"
+    h.equal(body.data, "a string", "data by assignment")
+    body:destroy()
+    body.data = 42
+    h.equal(body.data, 42, "data of a destroyed body")
+    world:close()
+    body.data = false
+    h.equal(body.data, false, "data of a body of a closed world")
+end
+
 local function names()
     local world = cw.world {}
     local box = cw.box(2, 3.5)
@@ -165,5 +185,6 @@ h.run("lua readings", {
     { "box:size()", box_size },
     { "query_box against the bodies' AABBs", query_box_against_aabbs },
     { "cast_all and cast against cw.cast", casts_against_cw_cast },
+    { "body.data", data },
     { "tostring of every object", names },
 })
