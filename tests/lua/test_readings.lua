@@ -109,7 +109,7 @@ local function query_box_against_aabbs()
             reported_total = reported_total + (want and 1 or 0)
         end
     end
-    h.check(reported_total > 50, "query_box found bodies", reported_total)
+    h.check(reported_total > h.count(200) / 4, "query_box found bodies", reported_total)
     world:close()
 end
 
@@ -140,7 +140,7 @@ local function casts_against_cw_cast()
         h.check((closest and closest.fraction) == first and (closest == nil or rawequal(closest.body, hits[1].body)),
             "world:cast is cast_all's first hit", closest and closest.fraction, first)
     end
-    h.check(hits_total > 100, "casts hit bodies", hits_total)
+    h.check(hits_total > h.count(150), "casts hit bodies (more than one a cast)", hits_total)
     world:close()
 end
 
