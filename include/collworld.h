@@ -992,8 +992,8 @@ CW_API cw_debug_draw cw_default_debug_draw(void);
 /// left out if they no longer overlap. Read-only: it may run between steps like a query, and never
 /// allocates. Returns false with an error for a NULL world or draw, flags that need a NULL function
 /// (draw_polygon for AABBs, boxes and the grid; draw_segment for outlines and contacts; draw_point
-/// for contacts), unknown flags, or inverted or non-finite bounds. Mask outlines cost a walk over the mask's texels per body per
-/// call: cull with bounds in large worlds.
+/// for contacts), unknown flags, or inverted or non-finite bounds. Mask outlines cost a walk over
+/// the mask's texels per body per call: cull with bounds in large worlds.
 CW_API bool cw_world_debug_draw(const cw_world *world, const cw_debug_draw *draw);
 
 /// @}
