@@ -654,3 +654,26 @@ bool cw__grid_visit_cell(const cw__grid *grid, int32_t cx, int32_t cy, cw__visit
             return false;
     return true;
 }
+
+uint64_t cw__grid_occupied_walk(const cw__grid *grid)
+{
+    return grid->cells_stale ? (uint64_t)grid->sorted_width * grid->sorted_height : grid->cell_capacity;
+}
+
+void cw__grid_visit_occupied(const cw__grid *grid, cw__cell_fn *fn, void *context)
+{
+    if (grid->cells_stale) {
+        for (uint32_t y = 0; y < grid->sorted_height; y++)
+            for (uint32_t x = 0; x < grid->sorted_width; x++) {
+                uint64_t c = (uint64_t)y * grid->sorted_width + x;
+                if (grid->cell_start[c] < grid->cell_start[c + 1])
+                    fn(context, (int32_t)(grid->sorted_x0 + (int64_t)x), (int32_t)(grid->sorted_y0 + (int64_t)y));
+            }
+        return;
+    }
+    for (uint32_t slot = 0; slot < grid->cell_capacity; slot++) {
+        const cw__cell *cell = &grid->cells[slot];
+        if (cell->key != CELL_EMPTY && cell->head >= 0)
+            fn(context, (int32_t)(uint32_t)((uint64_t)cell->key >> 32), (int32_t)(uint32_t)(uint64_t)cell->key);
+    }
+}

@@ -163,6 +163,14 @@ typedef bool cw__visit_fn(void *context, uint32_t index);
 // scan's. False if the visitor stopped. Never allocates.
 bool cw__grid_visit_cell(const cw__grid *grid, int32_t cx, int32_t cy, cw__visit_fn *fn, void *context);
 
+// The cells that hold members (the cell table's, or while it is stale the last sorting scan's),
+// given to fn(context, cx, cy) in the grid's own order (deterministic: no addresses). Never
+// allocates. cw__grid_occupied_walk() is how many cells the walk reads, to compare with walking an
+// area cell by cell.
+typedef void cw__cell_fn(void *context, int32_t cx, int32_t cy);
+void cw__grid_visit_occupied(const cw__grid *grid, cw__cell_fn *fn, void *context);
+uint64_t cw__grid_occupied_walk(const cw__grid *grid);
+
 // Visits the proxies filed in the cells `box` covers, and the large ones (while the cell table is
 // stale, in the cells of the last sorting scan: proxies moved since are the caller's to handle).
 // Never allocates.

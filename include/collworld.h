@@ -948,9 +948,9 @@ typedef enum cw_debug_flags {
     CW_DRAW_MASK_OUTLINES = 1 << 2, ///< Mask bodies' outlines: the boundary edges of their opaque
                                     ///< texels (between an opaque texel and a clear one or the
                                     ///< outside), joined into the longest straight segments.
-    CW_DRAW_GRID = 1 << 3,          ///< The broadphase cells that hold bodies, as polygons; none
-                                    ///< where the drawn area spans more than 2^20 cells (cull with
-                                    ///< bounds when zoomed out over a large world).
+    CW_DRAW_GRID = 1 << 3,          ///< The broadphase cells that hold bodies, as polygons (a
+                                    ///< view of more cells than the grid holds walks the grid's
+                                    ///< occupied cells instead of the view's).
     CW_DRAW_CONTACTS = 1 << 4,      ///< Each touching pair's manifold: a point, and a segment from it
                                     ///< along the normal, as long as the depth (at least 1 unit).
     CW_DRAW_IDS = 1 << 5,           ///< Each body's index at its AABB's centre (needs draw_text).

@@ -6,9 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-// Grids wider than this many cells over the drawn area are not drawn (a view zoomed far out).
-#define MAX_GRID_CELLS (1u << 20)
-
 enum { ALL_FLAGS = CW_DRAW_AABBS | CW_DRAW_BOXES | CW_DRAW_MASK_OUTLINES | CW_DRAW_GRID | CW_DRAW_CONTACTS | CW_DRAW_IDS };
 
 cw_debug_draw cw_default_debug_draw(void)
@@ -147,6 +144,8 @@ static void draw_bodies(const cw_world *world, const cw_debug_draw *draw)
 
 typedef struct grid_walk {
     const cw_debug_draw *draw;
+    int32_t cx0, cy0, cx1, cy1; // the drawn area's cells
+    double size;
     bool occupied;
 } grid_walk;
 
@@ -157,7 +156,20 @@ static bool note_member(void *context, uint32_t index)
     return false; // one member is enough
 }
 
-// The cells over the drawn area (the view, or every live body's AABB) that hold bodies.
+static void draw_cell(void *context, int32_t cx, int32_t cy)
+{
+    const grid_walk *walk = context;
+    if (cx < walk->cx0 || cx > walk->cx1 || cy < walk->cy0 || cy > walk->cy1)
+        return;
+    double size = walk->size;
+    cw__box cell = {(float)(cx * size), (float)(cy * size), (float)((cx + 1.0) * size), (float)((cy + 1.0) * size)};
+    cw_debug_item item = {.what = CW_DRAW_GRID};
+    draw_box_polygon(walk->draw, &cell, &item);
+}
+
+// The cells over the drawn area (the view, or every live body's AABB) that hold bodies: the area's
+// cells looked up one by one, in rows, or where the area has more cells than the grid holds (a view
+// zoomed far out) the grid's occupied cells, each kept if it lies in the area.
 static void draw_grid(const cw_world *world, const cw_debug_draw *draw)
 {
     cw__box area = {INFINITY, INFINITY, -INFINITY, -INFINITY};
@@ -175,20 +187,19 @@ static void draw_grid(const cw_world *world, const cw_debug_draw *draw)
     if (!(area.min_x <= area.max_x && area.min_y <= area.max_y))
         return;
     const cw__grid *grid = &world->grid;
-    int32_t cx0 = cw__grid_cell_coord(grid, area.min_x), cy0 = cw__grid_cell_coord(grid, area.min_y);
-    int32_t cx1 = cw__grid_cell_coord(grid, area.max_x), cy1 = cw__grid_cell_coord(grid, area.max_y);
-    if ((uint64_t)((int64_t)cx1 - cx0 + 1) * (uint64_t)((int64_t)cy1 - cy0 + 1) > MAX_GRID_CELLS)
+    grid_walk walk = {draw, cw__grid_cell_coord(grid, area.min_x), cw__grid_cell_coord(grid, area.min_y),
+                      cw__grid_cell_coord(grid, area.max_x), cw__grid_cell_coord(grid, area.max_y), grid->cell_size, false};
+    uint64_t area_cells = (uint64_t)((int64_t)walk.cx1 - walk.cx0 + 1) * (uint64_t)((int64_t)walk.cy1 - walk.cy0 + 1);
+    if (area_cells > cw__grid_occupied_walk(grid)) {
+        cw__grid_visit_occupied(grid, draw_cell, &walk);
         return;
-    cw_debug_item item = {.what = CW_DRAW_GRID};
-    double size = grid->cell_size;
-    for (int32_t cy = cy0; cy <= cy1; cy++)
-        for (int32_t cx = cx0; cx <= cx1; cx++) {
-            grid_walk walk = {draw, false};
+    }
+    for (int32_t cy = walk.cy0; cy <= walk.cy1; cy++)
+        for (int32_t cx = walk.cx0; cx <= walk.cx1; cx++) {
+            walk.occupied = false;
             cw__grid_visit_cell(grid, cx, cy, note_member, &walk);
-            if (!walk.occupied)
-                continue;
-            cw__box cell = {(float)(cx * size), (float)(cy * size), (float)((cx + 1.0) * size), (float)((cy + 1.0) * size)};
-            draw_box_polygon(draw, &cell, &item);
+            if (walk.occupied)
+                draw_cell(&walk, cx, cy);
         }
 }
 
