@@ -2,10 +2,9 @@
 // main sweep in test_world_alloc.c never reaches them): a crowd of more bodies in one cell than the
 // scan's room on the stack, a cell size the automatic choice picks anew for smaller bodies, and a
 // moved body that makes the cell table grow in the middle of a step (it keeps its old place, and
-// the step is redone).
-// Each failing call says so, a step that passes leaves no error (one whose new cell size found no
-// memory went on with the old size, and left "Out of memory" behind), and once memory is back the
-// next steps find exactly the pairs cw_overlap() finds.
+// the step is redone). Each failing call says so, a step that passes leaves no error (one whose
+// new cell size found no memory went on with the old size, and left "Out of memory" behind), and
+// once memory is back the next steps find exactly the pairs cw_overlap() finds.
 #include <stdio.h>
 #include <string.h>
 
@@ -27,19 +26,21 @@ typedef struct grid_run {
     int problems;
 } grid_run;
 
-static void problem(grid_run *r, long fail_at, const char *what)
+static void problem(grid_run *r, long fail_at, const char *what, const char *detail)
 {
     if (r->problems++ < 5)
-        printf("  FAIL [out of memory at allocation %ld] %s\n", fail_at, what);
+        printf("  FAIL [out of memory at allocation %ld] %s: %s\n", fail_at, what, detail);
 }
 
 // A call that failed ran out of memory just now and says so; one that passed left no error.
 static bool judge(grid_run *r, long fail_at, bool ok, long failed_before, const char *what)
 {
-    if (!ok && (r->c->failed == failed_before || cw_last_error()[0] == '\0'))
-        problem(r, fail_at, what);
+    if (!ok && r->c->failed == failed_before)
+        problem(r, fail_at, what, "failed although no allocation failed");
+    if (!ok && cw_last_error()[0] == '\0')
+        problem(r, fail_at, what, "failed without an error");
     if (ok && cw_last_error()[0] != '\0')
-        problem(r, fail_at, what);
+        problem(r, fail_at, what, "passed but left an error");
     return ok;
 }
 
@@ -150,10 +151,10 @@ static void expect_recovered(grid_run *r, long fail_at)
             bool want = cw_overlap(&r->shapes[i], &r->transforms[i], &r->shapes[j], &r->transforms[j], NULL);
             touching += want;
             if (cw_pair_touching(r->world, r->ids[i], r->ids[j]) != want)
-                problem(r, fail_at, "a pair differs from cw_overlap once memory is back");
+                problem(r, fail_at, "memory back", "a pair differs from cw_overlap");
         }
     if (cw_world_get_stats(r->world).touching_pairs != touching)
-        problem(r, fail_at, "the touching count differs from cw_overlap once memory is back");
+        problem(r, fail_at, "memory back", "the touching count differs from cw_overlap");
 }
 
 // Runs `script` with each of its allocations failing in turn; returns how many it made.
