@@ -17,7 +17,8 @@
 //     cw_body_touching and cw_pair_touching agree with brute force, and cw_world_events holds the
 //     contacts the callbacks got, in their order;
 //   - queries (point, box, shape, rays and shape casts, closest and every hit) report exactly what
-//     brute force over the live bodies finds with the single-shape functions (world_queries.c).
+//     brute force over the live bodies finds with the single-shape functions, and the debug draw
+//     draws what they hold (world_queries.c).
 // At the end every body is destroyed and one more step must end every contact.
 #include "fuzz_world.h"
 #include "../tests/hooks.h" // cw__test_near_wrap: the library is compiled in, hooks included

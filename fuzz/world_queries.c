@@ -1,5 +1,6 @@
 // The world target's queries (point, rays, shape casts, and the shape and box queries on a cast's
-// input), each against brute force over the live bodies with the single-shape functions.
+// input), each against brute force over the live bodies with the single-shape functions; and the
+// debug draw (on a point query's input).
 #define FZ_EXTRA_FILE
 #include "fuzz_world.h"
 
@@ -205,6 +206,109 @@ static void check_aabb_query(cw_world *world, cw_aabb box)
     FZ_CHECK(got.count == expected, "box query reported %d bodies, %d boxes meet it", got.count, expected);
 }
 
+// --- the debug draw: a read-only view of the world, like a query ---
+
+typedef struct drawn {
+    cw_aabb view;
+    bool bounded, moderate;
+    int aabbs[MAX_LIVE], contacts, texts;
+    cw_aabb boxes[MAX_LIVE];
+    int strangers; // AABBs of bodies not in live[]
+} drawn;
+
+static int live_index(cw_body_id id)
+{
+    for (int k = 0; k < live_count; k++)
+        if (same_id(live[k].id, id))
+            return k;
+    return -1;
+}
+
+static void drawn_polygon(const cw_vec2 *v, int count, const cw_debug_item *item, void *context)
+{
+    drawn *d = context;
+    FZ_CHECK(count == 4, "the debug draw gave a polygon of %d vertices", count);
+    if (item->what == CW_DRAW_AABBS) {
+        int k = live_index(item->body);
+        if (k < 0) {
+            d->strangers++;
+        } else {
+            d->aabbs[k]++;
+            d->boxes[k] = (cw_aabb){v[0], v[2]};
+        }
+    } else if (item->what == CW_DRAW_GRID && d->bounded && d->moderate) {
+        // A cell in view, at least touching it (to within rounding of a thousandth of a cell).
+        float slack = (v[2].x - v[0].x) * 1e-3f;
+        FZ_CHECK(v[0].x <= d->view.max.x + slack && d->view.min.x <= v[2].x + slack &&
+                     v[0].y <= d->view.max.y + slack && d->view.min.y <= v[2].y + slack,
+                 "a grid cell (%a %a %a %a) drawn outside the view", v[0].x, v[0].y, v[2].x, v[2].y);
+    }
+}
+
+static void drawn_segment(cw_vec2 a, cw_vec2 b, const cw_debug_item *item, void *context)
+{
+    (void)a, (void)b;
+    drawn *d = context;
+    if (item->what == CW_DRAW_CONTACTS) {
+        d->contacts++;
+        FZ_CHECK(live_index(item->body) >= 0 && live_index(item->other) >= 0,
+                 "a contact drawn for a body that is not alive");
+    }
+}
+
+static void drawn_point(cw_vec2 p, float size, const cw_debug_item *item, void *context)
+{
+    (void)p, (void)size, (void)item, (void)context;
+}
+
+static void drawn_text(cw_vec2 p, const char *text, const cw_debug_item *item, void *context)
+{
+    (void)p;
+    char want[16];
+    snprintf(want, sizeof want, "%u", (unsigned)item->body.index);
+    FZ_CHECK(strcmp(text, want) == 0, "the debug draw labelled body %u as '%s'", item->body.index, text);
+    ((drawn *)context)->texts++;
+}
+
+// Everything drawn (within `view` if bounded): each live, switched-on body's AABB once where it
+// meets the view, nothing of bodies not alive, grid cells in view, contacts of live pairs only.
+static void check_debug_draw(cw_world *world, cw_aabb view, bool bounded)
+{
+    drawn d = {.view = view, .bounded = bounded, .moderate = moderate_world() && moderate_point(view.min)};
+    cw_debug_draw draw = cw_default_debug_draw();
+    draw.draw_polygon = drawn_polygon, draw.draw_segment = drawn_segment, draw.draw_point = drawn_point;
+    draw.draw_text = drawn_text, draw.context = &d;
+    draw.flags = CW_DRAW_AABBS | CW_DRAW_BOXES | CW_DRAW_MASK_OUTLINES | CW_DRAW_GRID | CW_DRAW_CONTACTS | CW_DRAW_IDS;
+    draw.use_bounds = bounded, draw.bounds = view;
+    cw_clear_error();
+    bool ok = cw_world_debug_draw(world, &draw);
+    if (bounded && !(isfinite(view.min.x) && isfinite(view.min.y) && isfinite(view.max.x) && isfinite(view.max.y))) {
+        expect_failure(ok, "cw_world_debug_draw with bounds that are not finite");
+        return;
+    }
+    FZ_CHECK(ok, "cw_world_debug_draw failed: %s", cw_last_error());
+    FZ_CHECK(d.strangers == 0, "the debug draw drew %d AABBs of bodies not alive", d.strangers);
+    int shown = 0;
+    for (int k = 0; k < live_count; k++) {
+        cw_aabb b;
+        FZ_CHECK(cw_body_aabb(world, live[k].id, &b), "cw_body_aabb failed: %s", cw_last_error());
+        bool meets = !bounded || (b.min.x <= view.max.x && view.min.x <= b.max.x && b.min.y <= view.max.y &&
+                                  view.min.y <= b.max.y);
+        bool want = !live[k].disabled && meets;
+        FZ_CHECK(d.aabbs[k] == (want ? 1 : 0), "body (%u,%u): its AABB drawn %d times, expected %d",
+                 live[k].id.index, live[k].id.generation, d.aabbs[k], want);
+        const cw_aabb *g = &d.boxes[k];
+        FZ_CHECK(!want || (g->min.x == b.min.x && g->min.y == b.min.y && g->max.x == b.max.x && g->max.y == b.max.y),
+                 "body (%u,%u): its AABB drawn as (%a %a %a %a)",
+                 live[k].id.index, live[k].id.generation, d.boxes[k].min.x, d.boxes[k].min.y, d.boxes[k].max.x,
+                 d.boxes[k].max.y);
+        shown += want;
+    }
+    FZ_CHECK(d.texts == shown, "the debug draw labelled %d bodies, drew %d", d.texts, shown);
+    FZ_CHECK(d.contacts <= cw_world_get_stats(world).touching_pairs, "the debug draw drew %d contacts, %d touch",
+             d.contacts, cw_world_get_stats(world).touching_pairs);
+}
+
 // The bodies a point query reports are exactly the live ones that contain the point, each once.
 void check_point_query(cw_world *world, fz_reader *r)
 {
@@ -216,6 +320,9 @@ void check_point_query(cw_world *world, fz_reader *r)
         return;
     }
     FZ_CHECK(ok && !got.overflow, "cw_world_query_point failed: %s", cw_last_error());
+    // The same input draws the world around the point, and all of it (no bytes of its own).
+    check_debug_draw(world, (cw_aabb){{p.x - 64, p.y - 64}, {p.x + 64, p.y + 64}}, true);
+    check_debug_draw(world, (cw_aabb){{0, 0}, {0, 0}}, false);
     if (!moderate_world() || !moderate_point(p))
         return;
     int expected = 0;
