@@ -449,7 +449,7 @@ static void test_rays_from_texel_edges(void **state)
             cw_vec2 o = {(float)(t.position.x + cq[q] * px - sq[q] * py), (float)(t.position.y + sq[q] * px + cq[q] * py)};
             double d[2] = {cq[q] * dx - sq[q] * dy, sq[q] * dx + cq[q] * dy};
             cw_vec2 dv = {(float)d[0], (float)d[1]};
-            double normal[2];
+            double normal[2] = {0, 0};
             int want = edge_start_answer(mask, vertical, k, j, dl, q, t.scale, d, normal);
             cw_ray_hit hit, closest;
             bool got = cw_shape_raycast(&shape, &t, o, dv, &hit);

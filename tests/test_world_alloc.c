@@ -246,6 +246,7 @@ typedef struct oom_body {
 typedef struct oom_run {
     counter *c;
     long fail_at;
+    int workers;       // the world's worker_count
     const gen_shape *shapes;
     gen_rng rng;
     cw_world *world;
@@ -414,6 +415,7 @@ static void oom_step(oom_run *r)
 static void oom_create_world(oom_run *r)
 {
     cw_world_def def = logging_def(&r->log);
+    def.worker_count = r->workers;
     long failed = r->c->failed;
     cw_clear_error();
     r->world = cw_world_create(&def);
@@ -538,11 +540,12 @@ static void oom_recover(oom_run *r)
     }
 }
 
-static void oom_run_one(counter *c, const gen_shape *shapes, long fail_at, oom_run *r)
+static void oom_run_one(counter *c, const gen_shape *shapes, int workers, long fail_at, oom_run *r)
 {
     memset(r, 0, sizeof *r);
     r->c = c;
     r->fail_at = fail_at;
+    r->workers = workers;
     r->shapes = shapes;
     r->rng = gen_seed(0x00f00d);
     counter_arm(c, fail_at);
@@ -564,9 +567,29 @@ static void make_oom_shapes(gen_shape *shapes)
             gen_random_box(&g, &shapes[k]);
 }
 
-// Every allocation of the scenario fails in turn (until a run has none left to fail).
+// Every allocation of the scenario fails in turn (until a run has none left to fail), in a world
+// stepped on this thread alone and in one with a worker: its pool and the workers' scratch are
+// allocated at creation, and going without them (fewer workers, or the stepping thread scanning
+// alone) is no failure.
 // Regressions it caught: bodies that never reached the grid again after a failed step, and pairs
 // dropped by a failed step that were not found again until a body changed.
+static long sweep_out_of_memory(counter *c, const gen_shape *shapes, int workers)
+{
+    static oom_run r;
+    long k = 1, bad_runs = 0, step_runs = 0;
+    for (;; k++) {
+        oom_run_one(c, shapes, workers, k, &r);
+        bad_runs += r.problems > 0;
+        step_runs += r.step_hit;
+        if (!r.reached) // every allocation the scenario makes has failed once
+            break;
+    }
+    printf("  out of memory, %d worker%s: %ld allocations failed in turn (%ld inside a step); %ld runs broke a "
+           "promise\n", workers, workers > 1 ? "s" : "", k - 1, step_runs, bad_runs);
+    assert_int_equal(bad_runs, 0);
+    return k - 1;
+}
+
 static void test_out_of_memory_everywhere(void **state)
 {
     (void)state;
@@ -574,22 +597,13 @@ static void test_out_of_memory_everywhere(void **state)
     counter_install(&c);
     gen_shape shapes[OOM_SHAPES];
     make_oom_shapes(shapes);
-    static oom_run r;
-    long k = 1, bad_runs = 0, step_runs = 0;
-    for (;; k++) {
-        oom_run_one(&c, shapes, k, &r);
-        bad_runs += r.problems > 0;
-        step_runs += r.step_hit;
-        if (!r.reached) // every allocation the scenario makes has failed once
-            break;
-    }
+    long alone = sweep_out_of_memory(&c, shapes, 1);
+    long with_worker = sweep_out_of_memory(&c, shapes, 2);
     for (int s = 0; s < OOM_SHAPES; s++)
         gen_shape_free(&shapes[s]);
-    printf("  out of memory: %ld allocations failed in turn (%ld inside a step); %ld runs broke a promise\n", k - 1,
-           step_runs, bad_runs);
     counter_expect_no_leak(&c);
-    assert_true(k > 20); // the scenario does allocate, and grows
-    assert_int_equal(bad_runs, 0);
+    assert_true(alone > 20); // the scenario does allocate, and grows
+    assert_true(with_worker > alone); // and a worker's world allocates its pool and scratch too
 }
 
 // --- (c) the grid's cell table comes and goes ---

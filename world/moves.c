@@ -236,8 +236,8 @@ bool cw_world_set_transforms(cw_world *world, const cw_body_id *bodies, const cw
     if (!cw__world_may_change(world))
         return false;
     const uint32_t dirty_before = world->dirty.count;
-    int masks;
-    bool ordered;
+    int masks = 0; // set by check_list(); initialised for compilers that cannot see that (-O1)
+    bool ordered = true;
     const int bad = check_list(world, bodies, transforms, count, &masks, &ordered);
     if (bad >= 0) {
         unlist(world, bodies, bad, dirty_before);

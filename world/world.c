@@ -75,13 +75,14 @@ static void make_worker_scratch(cw_world *world)
 {
     uint32_t parts = (uint32_t)world->workers * SCAN_PARTS_PER_WORKER;
     world->scan_lists = cw__alloc(parts * sizeof *world->scan_lists);
+    if (world->scan_lists != NULL) // emptied first: freeing the scratch below frees each list's items
+        memset(world->scan_lists, 0, parts * sizeof *world->scan_lists);
     world->scan_bounds = cw__alloc((parts + 1) * sizeof *world->scan_bounds);
     world->scan_parts = parts;
     if (world->scan_lists == NULL || world->scan_bounds == NULL) {
         free_worker_scratch(world);
         return;
     }
-    memset(world->scan_lists, 0, parts * sizeof *world->scan_lists);
     world->grid.sort_runner = (cw__part_runner){run_grid_parts, world, (uint32_t)world->workers, PARALLEL_SCAN_MEMBERS};
     // The radix sort's counts: one row of digits a part, a part a worker (a pass is even work).
     world->sort_parts = (uint32_t)world->workers;
