@@ -50,3 +50,10 @@ assert(placed:overlaps(cw.place(mask, { x = 2 }), true))
 bodies[1]:destroy()
 world:step()
 world:close()
+-- A world with a worker: its pool and the workers' scratch are made with it (without them it runs
+-- on fewer threads, which is no failure).
+local shared = cw.world{ workers = 2 }
+for k = 1, 6 do shared:body{ shape = cw.box(4, 4), x = k * 3, y = 0 } end
+shared:step()
+assert(shared:stats().touching_pairs == 5)
+shared:close()
