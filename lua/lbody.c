@@ -105,7 +105,7 @@ static int world_body(lua_State *L)
         return luaL_argerror(L, 2, "field 'shape' or 'frame' expected");
 
     lcw_body *body = lua_newuserdata(L, sizeof *body);
-    body->id = (cw_body_id){0, 0}, body->world = lw, body->dead = true;
+    *body = (lcw_body){.id = {0, 0}, .world = lw, .pinned = NULL, .dead = true};
     luaL_setmetatable(L, LCW_BODY);
     int body_idx = lua_gettop(L);
     lua_createtable(L, LCW_B_DATA, 0);
@@ -136,11 +136,15 @@ static int world_body(lua_State *L)
     if (c.has_enabled && !c.enabled)
         cw_body_set_enabled(lw->world, id, false);
     body->id = id, body->dead = false;
+    body->pinned = lcw_test_mask(L, c.shape_idx);
+    lcw_pin(body->pinned);
     lua_pushinteger(L, (lua_Integer)id.index);
     lua_pushvalue(L, body_idx);
     if (lua_pcall(L, 3, 0, 0) != LUA_OK) {
         cw_body_destroy(lw->world, id); // never stepped: no events
         body->dead = true;
+        lcw_unpin(body->pinned);
+        body->pinned = NULL;
         return lua_error(L);
     }
     lua_pushvalue(L, body_idx);
@@ -153,6 +157,16 @@ static void set_env_slot(lua_State *L, int body_idx, int slot, int value_idx)
     lua_pushvalue(L, value_idx);
     lua_rawseti(L, -2, slot); // the slots were made with the body: no allocation
     lua_pop(L, 1);
+}
+
+// After the world took the shape at `shape_idx`: the body holds it and pins it instead of the old.
+static void keep_shape(lua_State *L, lcw_body *body, int body_idx, int shape_idx)
+{
+    lcw_mask *old = body->pinned;
+    body->pinned = lcw_test_mask(L, shape_idx);
+    lcw_pin(body->pinned); // first: the same mask again never drops to no users
+    lcw_unpin(old);
+    set_env_slot(L, body_idx, LCW_B_SHAPE, shape_idx);
 }
 
 // Applies a set{} table; everything is read and checked before the first change.
@@ -178,7 +192,7 @@ static int apply(lua_State *L, int body_idx, int table_idx, bool teleport)
         return lcw_fail(L);
     }
     if (c.shape_idx != 0 && cw_body_set_shape(world, body->id, &c.shape))
-        set_env_slot(L, body_idx, LCW_B_SHAPE, c.shape_idx);
+        keep_shape(L, body, body_idx, c.shape_idx);
     if (c.has_category || c.has_collides_with) {
         uint32_t category, collides_with;
         cw_body_filter(world, body->id, &category, &collides_with);
@@ -295,7 +309,7 @@ static int body_set_shape(lua_State *L)
     cw_shape shape = lcw_check_shape(L, 2);
     if (!cw_body_set_shape(body->world->world, body->id, &shape))
         return lcw_fail(L);
-    set_env_slot(L, 1, LCW_B_SHAPE, 2);
+    keep_shape(L, body, 1, 2);
     return 0;
 }
 

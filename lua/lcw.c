@@ -181,6 +181,8 @@ cw_shape lcw_check_shape(lua_State *L, int idx)
     if (box != NULL)
         return cw_shape_box(box->width, box->height);
     const lcw_mask *mask = luaL_testudata(L, idx, LCW_MASK);
+    if (mask != NULL && mask->collected)
+        luaL_argerror(L, idx, "the mask was freed");
     if (mask != NULL)
         return cw_shape_mask(mask->mask);
     luaL_argerror(L, idx, lua_pushfstring(L, "shape (cw.box or a mask) expected, got %s", luaL_typename(L, idx)));
@@ -249,7 +251,7 @@ static int mask_new_from(lua_State *L, int bytes_per_pixel)
     const char *pixels = check_pixels(L, 1, width, height, bytes_per_pixel);
     uint8_t threshold = (uint8_t)opt_threshold(L, 4);
     lcw_mask *ud = lua_newuserdata(L, sizeof *ud); // before the mask: no leak if this raises
-    ud->mask = NULL, ud->owned = true;
+    *ud = (lcw_mask){.mask = NULL, .owned = true};
     luaL_setmetatable(L, LCW_MASK);
     cw_mask *mask = bytes_per_pixel == 4 ? cw_mask_from_rgba(pixels, width, height, 4 * width, threshold)
                                          : cw_mask_from_alpha((const uint8_t *)pixels, width, height, width, threshold);
@@ -272,17 +274,56 @@ static int mask_new_alpha(lua_State *L)
 static const lcw_mask *check_mask(lua_State *L, int arg)
 {
     const lcw_mask *mask = luaL_checkudata(L, arg, LCW_MASK);
-    if (mask->mask == NULL)
+    if (mask->collected)
         luaL_argerror(L, arg, "the mask was freed");
     return mask;
+}
+
+lcw_mask *lcw_test_mask(lua_State *L, int idx)
+{
+    return luaL_testudata(L, idx, LCW_MASK);
+}
+
+static void free_mask(lcw_mask *mask)
+{
+    cw_mask_destroy((cw_mask *)mask->mask);
+    mask->mask = NULL;
+}
+
+static void free_sheet(lcw_sheet *sheet)
+{
+    cw_sheet_destroy(sheet->sheet);
+    sheet->sheet = NULL;
+}
+
+void lcw_pin(lcw_mask *mask)
+{
+    if (mask == NULL)
+        return;
+    if (mask->owned)
+        mask->users++;
+    else
+        mask->sheet->users++;
+}
+
+void lcw_unpin(lcw_mask *mask)
+{
+    if (mask == NULL)
+        return;
+    if (mask->owned) {
+        if (--mask->users == 0 && mask->collected)
+            free_mask(mask);
+    } else if (--mask->sheet->users == 0 && mask->sheet->collected) {
+        free_sheet(mask->sheet);
+    }
 }
 
 static int mask_gc(lua_State *L)
 {
     lcw_mask *mask = luaL_checkudata(L, 1, LCW_MASK);
-    if (mask->owned)
-        cw_mask_destroy((cw_mask *)mask->mask);
-    mask->mask = NULL;
+    mask->collected = true;
+    if (mask->owned && mask->users == 0)
+        free_mask(mask);
     return 0;
 }
 
@@ -318,7 +359,7 @@ static int mask_eq(lua_State *L)
 static int mask_tostring(lua_State *L)
 {
     const lcw_mask *mask = luaL_checkudata(L, 1, LCW_MASK);
-    if (mask->mask == NULL)
+    if (mask->collected)
         lua_pushliteral(L, "collworld.mask (freed)");
     else
         lua_pushfstring(L, "collworld.mask(%d x %d, %d opaque)", cw_mask_width(mask->mask),
@@ -431,7 +472,7 @@ static int aabb(lua_State *L)
 static lcw_sheet *check_sheet(lua_State *L, int arg)
 {
     lcw_sheet *sheet = luaL_checkudata(L, arg, LCW_SHEET);
-    if (sheet->sheet == NULL)
+    if (sheet->collected || sheet->sheet == NULL)
         luaL_argerror(L, arg, "the sheet was freed");
     return sheet;
 }
@@ -439,7 +480,7 @@ static lcw_sheet *check_sheet(lua_State *L, int arg)
 static int sheet_new(lua_State *L)
 {
     lcw_sheet *ud = lua_newuserdata(L, sizeof *ud);
-    ud->sheet = NULL;
+    *ud = (lcw_sheet){.sheet = NULL, .collected = false, .users = 0};
     luaL_setmetatable(L, LCW_SHEET);
     lua_newtable(L); // name -> frame object, so each frame has one object
     lcw_setenv(L, -2);
@@ -451,8 +492,9 @@ static int sheet_new(lua_State *L)
 static int sheet_gc(lua_State *L)
 {
     lcw_sheet *sheet = luaL_checkudata(L, 1, LCW_SHEET);
-    cw_sheet_destroy(sheet->sheet); // frames hold the sheet: none is left when this runs
-    sheet->sheet = NULL;
+    sheet->collected = true;
+    if (sheet->users == 0)
+        free_sheet(sheet);
     return 0;
 }
 
@@ -524,7 +566,7 @@ static int sheet_find(lua_State *L)
     if (mask == NULL)
         return 0;
     lcw_mask *ud = lua_newuserdata(L, sizeof *ud);
-    ud->mask = mask, ud->owned = false;
+    *ud = (lcw_mask){.mask = mask, .owned = false, .sheet = sheet};
     luaL_setmetatable(L, LCW_MASK);
     lua_createtable(L, 1, 0);
     lua_pushvalue(L, 1);

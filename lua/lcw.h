@@ -33,16 +33,26 @@ typedef struct lcw_box {
     float width, height;
 } lcw_box;
 
-// A mask: owned (made by cw.mask, freed by its __gc) or a sheet's frame (its environment table
-// holds the sheet, which owns the mask and so lives at least as long).
-typedef struct lcw_mask {
-    const cw_mask *mask;
-    bool owned;
-} lcw_mask;
-
+// Masks and sheets borrowed by a world's bodies are pinned: a body's world reads its mask at every
+// step, and Lua may run a mask's or a sheet's __gc while a world that uses it can still be stepped
+// (a finaliser that runs later in the same collection may reach that world). Such a __gc marks the
+// object collected (Lua code can no longer use it) and leaves the memory to the last body to let
+// go (lcw_unpin).
 typedef struct lcw_sheet {
-    cw_sheet *sheet; // NULL once collected
+    cw_sheet *sheet; // NULL once freed
+    bool collected;  // its __gc has run
+    int users;       // bodies in open worlds whose shape is one of its frames
 } lcw_sheet;
+
+// A mask: owned (made by cw.mask, freed by its __gc, or by lcw_unpin once no body uses it) or a
+// sheet's frame (its environment table holds the sheet, which owns the mask).
+typedef struct lcw_mask {
+    const cw_mask *mask; // NULL once freed
+    bool owned;
+    bool collected;      // its __gc has run
+    int users;           // owned masks: bodies in open worlds whose shape it is
+    lcw_sheet *sheet;    // frames: the sheet (kept alive by the frame's environment table)
+} lcw_mask;
 
 // Bodies destroyed whose ends are still to be delivered: their Lua objects stay in the world's
 // body table until the step that reports those ends, so end callbacks still receive them.
@@ -81,6 +91,7 @@ typedef struct lcw_world {
 typedef struct lcw_body {
     cw_body_id id;
     lcw_world *world; // kept alive by the body's environment (which holds the world object)
+    lcw_mask *pinned; // the mask object it pins while alive (NULL for a box); held by its environment
     bool dead;        // destroyed, or its world closed
 } lcw_body;
 
@@ -93,8 +104,14 @@ enum { LCW_B_WORLD = 1, LCW_B_SHAPE, LCW_B_DATA };
 // Raises "collworld: <what cw_last_error() says>".
 int lcw_fail(lua_State *L);
 
-// The shape at `idx` (a box or a mask), or a standard argument error.
+// The shape at `idx` (a box or a mask), or a standard argument error (also for a collected mask).
 cw_shape lcw_check_shape(lua_State *L, int idx);
+// The mask object at `idx`, or NULL for anything else (a box).
+lcw_mask *lcw_test_mask(lua_State *L, int idx);
+// A body starts / stops using the mask (NULL: a box, nothing to do). The last body to stop using a
+// collected mask (or a frame of a collected sheet) frees it. Never raise, never allocate.
+void lcw_pin(lcw_mask *mask);
+void lcw_unpin(lcw_mask *mask);
 bool lcw_is_shape(lua_State *L, int idx);
 
 // A transform from a table's fields x, y, rotation, scale_x, scale_y, scale, origin (missing

@@ -7,6 +7,7 @@
 
 typedef struct lcw_placed {
     cw_placed placed;
+    const lcw_mask *mask; // the mask object it was made from (NULL for a box), held by its environment
 } lcw_placed;
 
 // cw.place(shape, t) -> placed. The placement borrows the shape's mask, so its environment keeps
@@ -16,6 +17,7 @@ static int place(lua_State *L)
     cw_shape shape = lcw_check_shape(L, 1); // arguments checked in their order
     cw_transform t = lcw_check_transform(L, 2);
     lcw_placed *ud = lua_newuserdata(L, sizeof *ud);
+    ud->mask = lcw_test_mask(L, 1);
     luaL_setmetatable(L, LCW_PLACED);
     lua_createtable(L, 1, 0);
     lua_pushvalue(L, 1);
@@ -28,10 +30,20 @@ static int place(lua_State *L)
 
 // placed:overlaps(other [, want_contact]) -> whether they overlap (and the contact, from self's
 // side, when asked and they do)
+// A placement whose mask object was collected: its __gc ran in the collection that found neither
+// reachable, and a finaliser that ran after it kept the placement.
+static const lcw_placed *check_placed(lua_State *L, int arg)
+{
+    const lcw_placed *placed = luaL_checkudata(L, arg, LCW_PLACED);
+    if (placed->mask != NULL && placed->mask->collected)
+        luaL_argerror(L, arg, "the placed shape's mask was freed");
+    return placed;
+}
+
 static int placed_overlaps(lua_State *L)
 {
-    const lcw_placed *a = luaL_checkudata(L, 1, LCW_PLACED);
-    const lcw_placed *b = luaL_checkudata(L, 2, LCW_PLACED);
+    const lcw_placed *a = check_placed(L, 1);
+    const lcw_placed *b = check_placed(L, 2);
     bool want = lua_toboolean(L, 3);
     cw_manifold m;
     cw_clear_error();

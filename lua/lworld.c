@@ -84,6 +84,8 @@ void lcw_destroy_body(lua_State *L, int body_idx)
     lua_pop(L, 5);
     cw_body_destroy(lw->world, body->id);
     body->dead = true;
+    lcw_unpin(body->pinned); // the world no longer reads its mask
+    body->pinned = NULL;
     // Destroyed between steps: the next step reports its ends. From a callback: the step after.
     lw->dying[lw->dying_count++] = (lcw_dying){body->id.index, body->id.generation, lw->steps + (lw->stepping ? 2 : 1)};
 }
@@ -298,14 +300,19 @@ static void close_world(lua_State *L, lcw_world *lw, int world_idx)
 {
     if (lw->world == NULL)
         return;
+    cw_world_destroy(lw->world);
+    lw->world = NULL;
     lcw_getenv(L, world_idx);
     lua_rawgeti(L, -1, LCW_W_BODIES);
     if (lua_istable(L, -1)) {
         lua_pushnil(L);
         while (lua_next(L, -2) != 0) {
             lcw_body *body = lua_touserdata(L, -1);
-            if (body != NULL)
+            if (body != NULL) {
                 body->dead = true;
+                lcw_unpin(body->pinned); // after the world that read it is gone
+                body->pinned = NULL;
+            }
             lua_pop(L, 1);
         }
     }
@@ -315,8 +322,6 @@ static void close_world(lua_State *L, lcw_world *lw, int world_idx)
     lua_pushboolean(L, false);
     lua_rawseti(L, -2, LCW_W_GRAVE);
     lua_pop(L, 1);
-    cw_world_destroy(lw->world);
-    lw->world = NULL;
     lcw_realloc(L, lw->dying, lw->dying_capacity * sizeof *lw->dying, 0);
     lcw_realloc(L, lw->found, lw->found_capacity * sizeof *lw->found, 0);
     lcw_realloc(L, lw->move_ids, lw->move_ids_capacity * sizeof *lw->move_ids, 0);
