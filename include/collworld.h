@@ -619,8 +619,9 @@ CW_API void cw_world_destroy(cw_world *world);
 /// `world` or `def` is NULL, the shape or transform is invalid (as for cw_overlap()), or memory runs out.
 CW_API cw_body_id cw_body_create(cw_world *world, const cw_body_def *def);
 
-/// Removes a body. Its touching pairs end in the next step (see the event semantics). A stale or
-/// null id, or a NULL world, does nothing but record an error.
+/// Removes a body. Its touching pairs end in the next step (see the event semantics). From this
+/// call on the world never reads the body's mask again: you may free it at once, even from a
+/// contact callback. A stale or null id, or a NULL world, does nothing but record an error.
 CW_API void cw_body_destroy(cw_world *world, cw_body_id body);
 
 /// Whether `body` names a live body of `world` (no error is recorded either way).
@@ -684,7 +685,9 @@ CW_API bool cw_body_set_enabled(cw_world *world, cw_body_id body, bool enabled);
 /// Whether the body is enabled; false (and an error) for a stale id.
 CW_API bool cw_body_is_enabled(const cw_world *world, cw_body_id body);
 
-/// Changes a body's shape (say, the next animation frame). Same failures as cw_body_set_transform().
+/// Changes a body's shape (say, the next animation frame). Once it returns true the world never
+/// reads the old shape's mask again: you may free it at once, even from a contact callback. Same
+/// failures as cw_body_set_transform().
 CW_API bool cw_body_set_shape(cw_world *world, cw_body_id body, const cw_shape *shape);
 
 /// Changes a body's collision filter. Returns false for a stale id or a NULL world.

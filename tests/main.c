@@ -65,6 +65,7 @@ int main(void)
     failed += RUN_GROUP("debug draw", debug_draw_tests);
     failed += RUN_GROUP("moves", move_tests);
     failed += RUN_GROUP("aabb", aabb_tests);
+    failed += RUN_GROUP("mask release", mask_release_tests);
     if (failed)
         fprintf(stdout, "collworld tests: %d test(s) FAILED\n", failed);
     return failed ? 1 : 0;

@@ -146,4 +146,7 @@ extern const struct CMUnitTest world_touch_tests[WORLD_TOUCH_TEST_COUNT];
 #define SHEET_TEST_COUNT 4
 extern const struct CMUnitTest sheet_tests[SHEET_TEST_COUNT];
 
+#define MASK_RELEASE_TEST_COUNT 1
+extern const struct CMUnitTest mask_release_tests[MASK_RELEASE_TEST_COUNT];
+
 #endif
