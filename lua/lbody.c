@@ -434,7 +434,7 @@ static bool push_property(lua_State *L, const lcw_body *body, const char *key)
     else if (strcmp(key, "category") == 0 || strcmp(key, "collides_with") == 0) {
         uint32_t category, collides_with;
         cw_body_filter(world, body->id, &category, &collides_with);
-        lua_pushnumber(L, strcmp(key, "category") == 0 ? category : collides_with);
+        lua_pushinteger(L, (lua_Integer)(strcmp(key, "category") == 0 ? category : collides_with));
     } else {
         cw_transform t = cw_body_transform(world, body->id);
         const struct {

@@ -604,7 +604,7 @@ static int sheet_stats(lua_State *L)
     lua_createtable(L, 0, 3);
     lua_pushinteger(L, s.frames), lua_setfield(L, -2, "frames");
     lua_pushinteger(L, s.masks), lua_setfield(L, -2, "masks");
-    lua_pushnumber(L, (lua_Number)s.bytes), lua_setfield(L, -2, "bytes");
+    lua_pushinteger(L, (lua_Integer)s.bytes), lua_setfield(L, -2, "bytes");
     return 1;
 }
 

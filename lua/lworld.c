@@ -464,11 +464,11 @@ static int world_events(lua_State *L)
 static int world_stats(lua_State *L)
 {
     cw_world_stats s = cw_world_get_stats(lcw_check_world(L, 1)->world);
-    lua_createtable(L, 0, 16);
+    lua_createtable(L, 0, 18);
     const struct {
         const char *name;
-        lua_Number value;
-    } fields[] = {{"bodies", s.bodies},
+        lua_Integer value;
+    } counts[] = {{"bodies", s.bodies},
                   {"static_bodies", s.static_bodies},
                   {"moved_bodies", s.moved_bodies},
                   {"large_bodies", s.large_bodies},
@@ -479,16 +479,21 @@ static int world_stats(lua_State *L)
                   {"stay_events", s.stay_events},
                   {"end_events", s.end_events},
                   {"disabled_bodies", s.disabled_bodies},
-                  {"cell_size", s.cell_size},
                   {"workers", s.workers},
                   {"failed_steps", s.failed_steps},
-                  {"broad_ms", s.broad_ms},
-                  {"narrow_ms", s.narrow_ms},
-                  {"events_ms", s.events_ms},
-                  {"bytes", (double)s.bytes}};
-    for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) {
-        lua_pushnumber(L, fields[k].value);
-        lua_setfield(L, -2, fields[k].name);
+                  {"bytes", (lua_Integer)s.bytes}};
+    for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++) {
+        lua_pushinteger(L, counts[k].value); // integers in Lua 5.4 (print shows 3, not 3.0)
+        lua_setfield(L, -2, counts[k].name);
+    }
+    const struct {
+        const char *name;
+        lua_Number value;
+    } measures[] = {{"cell_size", s.cell_size}, {"broad_ms", s.broad_ms}, {"narrow_ms", s.narrow_ms},
+                    {"events_ms", s.events_ms}};
+    for (size_t k = 0; k < sizeof measures / sizeof measures[0]; k++) {
+        lua_pushnumber(L, measures[k].value);
+        lua_setfield(L, -2, measures[k].name);
     }
     return 1;
 }

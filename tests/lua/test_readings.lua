@@ -182,7 +182,34 @@ local function names()
     h.equal(tostring(world), "collworld.world (closed)", "tostring(closed world)")
 end
 
+-- Counts are integers (Lua 5.4 prints 3, not 3.0; math.type says "integer"), measures are floats.
+local function counts_are_integers()
+    local world = cw.world { workers = 2 }
+    for k = 1, 4 do world:body { shape = cw.box(2, 2), x = k, category = 0x80000000 } end
+    world:step()
+    local sheet = cw.sheet()
+    sheet:add_grid("f", string.rep("\255", 4 * 16), 8, 2, 4, 2)
+    local whole = {}
+    for name, value in pairs(world:stats()) do
+        if not name:find("_ms$") and name ~= "cell_size" then whole[#whole + 1] = { "stats()." .. name, value } end
+    end
+    for name, value in pairs(sheet:stats()) do whole[#whole + 1] = { "sheet:stats()." .. name, value } end
+    local body = world:body { shape = cw.box(1, 1), category = 0x80000000, collides_with = 0xffffffff }
+    whole[#whole + 1] = { "body.category", body.category }
+    whole[#whole + 1] = { "body.collides_with", body.collides_with }
+    whole[#whole + 1] = { "body.group", body.group }
+    h.equal(body.category, 0x80000000, "a category in the top bit")
+    h.equal(body.collides_with, 0xffffffff, "every category")
+    h.check(#whole >= 19, "the counts read", #whole)
+    for _, field in ipairs(whole) do
+        h.check(field[2] % 1 == 0, field[1], "is not whole:", field[2])
+        if math.type then h.equal(math.type(field[2]), "integer", field[1]) end
+    end
+    if math.type then h.equal(math.type(world:stats().narrow_ms), "float", "a measure") end
+end
+
 h.run("lua readings", {
+    { "counts are integers", counts_are_integers },
     { "readings give back what was set", readings_give_back_what_was_set },
     { "box:size()", box_size },
     { "query_box against the bodies' AABBs", query_box_against_aabbs },
