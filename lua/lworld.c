@@ -538,10 +538,12 @@ static int world_bodies(lua_State *L)
 static int world_tostring(lua_State *L)
 {
     const lcw_world *lw = luaL_checkudata(L, 1, LCW_WORLD);
-    if (lw->world == NULL)
+    if (lw->world == NULL) {
         lua_pushliteral(L, "collworld.world (closed)");
-    else
-        lua_pushfstring(L, "collworld.world (%d bodies)", cw_world_get_stats(lw->world).bodies);
+        return 1;
+    }
+    int bodies = cw_world_get_stats(lw->world).bodies;
+    lua_pushfstring(L, "collworld.world (%d bod%s)", bodies, bodies == 1 ? "y" : "ies");
     return 1;
 }
 

@@ -177,7 +177,7 @@ local function names()
     h.equal(tostring(b), "collworld.body #" .. b:id(), "tostring(body)")
     a:destroy()
     h.equal(tostring(a), "collworld.body #" .. a:id() .. " (destroyed)", "tostring(destroyed body)")
-    h.equal(tostring(world), "collworld.world (1 bodies)", "tostring(world) after a destroy")
+    h.equal(tostring(world), "collworld.world (1 body)", "tostring(world) after a destroy")
     world:close()
     h.equal(tostring(world), "collworld.world (closed)", "tostring(closed world)")
 end
