@@ -31,7 +31,7 @@ BENCH_BINS := $(BENCH_MAINS:bench/%.c=$(BUILD)/%)
 
 ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: FORCE install uninstall check-exports check-install check-cxx check-cmake amalgamate check-amalgamation
+.PHONY: FORCE install uninstall check-exports check-install check-cxx check-cmake amalgamate check-amalgamation check-portability
 .PHONY: fuzz fuzz-build deps-fuzz docs
 .PHONY: all test unit soak asan tsan valgrind bench demo demo-art demo-headless demo-selftest example clean deps deps-lib deps-demo
 .PHONY: deps-bench lua lua-test lua-oom lua-valgrind install-lua uninstall-lua deps-lua deps-lua-dev
@@ -348,6 +348,44 @@ check-amalgamation: amalgamate
 	    ./$(BUILD)/dist/$$e >/dev/null || exit 1; \
 	done
 	@echo "check-amalgamation: $(AMALGAMATION_EXAMPLES) built from $(BUILD)/dist/collworld.c and ran"
+
+# The arithmetic engines build with. 32-bit x86 with SSE2 arithmetic (as 32-bit ARM and wasm32
+# compute): the single file builds without a warning, and the README examples built against it
+# print what the 64-bit build prints (a sheet's byte count aside: pointers are half as wide).
+# x87 arithmetic (extra precision) and -ffast-math are refused at compile time with a sentence
+# that says what to do. And no multiply-add is fused (narrow/fp.h) where compilers would fuse
+# them by default: GNU C for FMA hardware (-march=haswell), gcc and clang, every library source.
+M32_FLAGS := -m32 -msse2 -mfpmath=sse -Wno-psabi
+FMA_FLAGS := -std=gnu11 -O2 -march=haswell -Iinclude -pthread
+check-portability: amalgamate
+	$(call install_packages,$(if $(wildcard /usr/lib/gcc/x86_64-linux-gnu/*/32/libgcc.a),,gcc-multilib))
+	@mkdir -p $(BUILD)/portability
+	$(CC) $(M32_FLAGS) $(WARN) -Werror -O2 -pthread -c $(BUILD)/dist/collworld.c -o $(BUILD)/portability/collworld.o
+	$(CC) $(WARN) -Werror -O2 -pthread -c $(BUILD)/dist/collworld.c -o $(BUILD)/portability/collworld64.o
+	@for e in $(AMALGAMATION_EXAMPLES); do \
+	    out=$(BUILD)/portability/$$e; \
+	    $(CC) $(M32_FLAGS) -std=c11 -O2 -pthread -I$(BUILD)/dist -o $$out demo/$$e.c \
+	        $(BUILD)/portability/collworld.o -lm || exit 1; \
+	    $(CC) -std=c11 -O2 -pthread -I$(BUILD)/dist -o $$out-64 demo/$$e.c $(BUILD)/portability/collworld64.o -lm || exit 1; \
+	    ./$$out | sed 's/[0-9]* bytes/N bytes/' >$$out.txt || exit 1; \
+	    ./$$out-64 | sed 's/[0-9]* bytes/N bytes/' >$$out-64.txt || exit 1; \
+	    cmp -s $$out.txt $$out-64.txt || { echo "$$e prints otherwise at 32 bits:"; diff $$out-64.txt $$out.txt; exit 1; }; \
+	done
+	@for flags in "-m32 -mfpmath=387" "-ffast-math"; do \
+	    if $(CC) $$flags -std=c11 -c $(BUILD)/dist/collworld.c -o /dev/null 2>$(BUILD)/portability/refused.log; then \
+	        echo "a build with $$flags was not refused"; exit 1; \
+	    fi; \
+	    grep -q "collworld.*\(-mfpmath=sse\|without -ffast-math\)" $(BUILD)/portability/refused.log || \
+	        { cat $(BUILD)/portability/refused.log; exit 1; }; \
+	done
+	@for cc in $(CC) $$(command -v clang); do \
+	    for f in $(LIB_SRC) $(BUILD)/dist/collworld.c; do \
+	        $$cc $(FMA_FLAGS) -c $$f -o $(BUILD)/portability/fma.o || exit 1; \
+	        n=$$(objdump -d $(BUILD)/portability/fma.o | grep -c 'vf[n]*m\(add\|sub\)[0-9]'); \
+	        [ "$$n" = 0 ] || { echo "$$cc fused $$n multiply-adds in $$f"; exit 1; }; \
+	    done; \
+	done
+	@echo "check-portability: the examples print the same at 32 and 64 bits; x87 and -ffast-math refused; nothing fused"
 
 # The header compiles as C++ without a warning (several standards), and links as extern "C".
 CXX_STDS := c++11 c++17 c++20

@@ -10,6 +10,7 @@
 #ifndef CW_BROAD_GRID_H
 #define CW_BROAD_GRID_H
 
+#include "../narrow/fp.h"
 #include <stdbool.h>
 #include <stdint.h>
 

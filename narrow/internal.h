@@ -2,10 +2,24 @@
 #ifndef CW_NARROW_INTERNAL_H
 #define CW_NARROW_INTERNAL_H
 
+#include "fp.h"
 #include <collworld.h>
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
+
+// The exact tests, their tolerances and the same bytes in every run rest on IEEE binary64
+// arithmetic with every operation rounded to its type, which C11 gives on every 64-bit target and
+// on 32-bit ones with SSE2 or a hardware FPU. Refused at compile time rather than wrong at run
+// time: x87's extra precision (32-bit x86 without -msse2 -mfpmath=sse) and -ffast-math (which may
+// reorder and drop NaN and infinity checks; the rest of a program may use it, not this library).
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD > 0
+#error "collworld needs arithmetic rounded to each type (FLT_EVAL_METHOD 0): on 32-bit x86 build it with -msse2 -mfpmath=sse"
+#endif
+#if defined(__FAST_MATH__)
+#error "collworld must be built without -ffast-math (its exact tests need IEEE arithmetic): leave it off for collworld's files"
+#endif
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -224,10 +238,16 @@ typedef struct cw__body {
     // that can be worked out from the rest is kept (a box's size, the texel edges' inner limit, a
     // box's SAT form): the world keeps one of these for every sprite, 128 bytes, two cache lines.
     const cw_mask *mask;
+#if UINTPTR_MAX == UINT32_MAX
+    uint32_t pad_head; // 32-bit targets: the 64-bit layout and size (see CW__LINE in world/)
+#endif
     cw__xf xf;
     double eps_x, eps_y; // touching tolerance in texel units: 1e-6 local units (a box is one texel)
     bool is_box;
     float scale_x, scale_y, origin_x, origin_y; // the transform's, as given (boxes: size not folded)
+#if UINTPTR_MAX == UINT32_MAX
+    uint32_t pad_tail;
+#endif
 } cw__body;
 
 // A body's size in its local units: a box's own size (folded into the frame's scale as the exact
