@@ -33,6 +33,7 @@ local seen
 
 -- Steps the world and records the touching pairs, or what it raised.
 local function step_and_count(world)
+    seen.ran = true
     local ok, err = pcall(function()
         world:step()
         seen.pairs = world:stats().touching_pairs
@@ -41,12 +42,21 @@ local function step_and_count(world)
 end
 
 local function each_use(tries)
+    seen.ran = true
     local errors = {}
     for name, try in pairs(tries) do
         local ok, err = pcall(try)
         errors[name] = not ok and tostring(err) or "no error"
     end
     return errors
+end
+
+-- Makes a scene, lets the collector take all of it, and checks that its finaliser ran.
+local function collect_scene(make)
+    seen = {}
+    make()
+    full_collection()
+    h.check(seen.ran, "the finaliser ran")
 end
 
 -- The world first, then the finaliser, then the mask: the mask is finalised first, the finaliser
@@ -66,10 +76,7 @@ local function make_mask_scene()
 end
 
 local function world_outlives_its_mask()
-    seen = {}
-    make_mask_scene()
-    full_collection()
-    h.check(seen.errors ~= nil, "the finaliser ran")
+    collect_scene(make_mask_scene)
     h.equal(seen.step_error, nil, "a step from a finaliser after the mask's")
     h.equal(seen.pairs, 1, "the pair of the collected mask's bodies still touches")
     h.check(seen.errors and seen.errors.size:find("the mask was freed", 1, true), "the collected mask itself:",
@@ -98,10 +105,7 @@ local function make_sheet_scene()
 end
 
 local function world_outlives_its_sheet()
-    seen = {}
-    make_sheet_scene()
-    full_collection()
-    h.check(seen.errors ~= nil, "the finaliser ran")
+    collect_scene(make_sheet_scene)
     h.equal(seen.step_error, nil, "a step from a finaliser after the sheet's")
     h.equal(seen.pairs, 1, "the collected sheet's frames still touch")
     local e = seen.errors or {}
@@ -131,10 +135,7 @@ local function make_refusing_scene()
 end
 
 local function collected_mask_refused()
-    seen = {}
-    make_refusing_scene()
-    full_collection()
-    h.check(seen.errors ~= nil, "the finaliser ran")
+    collect_scene(make_refusing_scene)
     for name, err in pairs(seen.errors or {}) do
         local want = name == "placed" and "the placed shape's mask was freed" or "the mask was freed"
         h.check(err:find(want, 1, true), name, "on a collected mask:", err)
@@ -158,9 +159,7 @@ local function make_reshaped_scene()
 end
 
 local function reshaped_and_destroyed()
-    seen = {}
-    make_reshaped_scene()
-    full_collection()
+    collect_scene(make_reshaped_scene)
     h.equal(seen.step_error, nil, "a step from a finaliser after the old masks'")
     h.equal(seen.pairs, 1, "the reshaped body touches its neighbour")
 end
