@@ -351,24 +351,24 @@ check-amalgamation: amalgamate
 
 # The arithmetic engines build with. 32-bit x86 with SSE2 arithmetic (as 32-bit ARM and wasm32
 # compute): the single file builds without a warning, and the README examples built against it
-# print what the 64-bit build prints (a sheet's byte count aside: pointers are half as wide).
-# x87 arithmetic (extra precision) and -ffast-math are refused at compile time with a sentence
-# that says what to do. And no multiply-add is fused (narrow/fp.h) where compilers would fuse
-# them by default: GNU C for FMA hardware (-march=haswell), gcc and clang, every library source.
+# print what check-amalgamation's 64-bit builds print (a sheet's byte count aside: pointers are half
+# as wide). x87 arithmetic (extra precision) and -ffast-math are refused at compile time with a
+# sentence that says what to do. And no multiply-add is fused (narrow/fp.h) where compilers fuse
+# them by default, GNU C for FMA hardware (-march=haswell): every library source with gcc (each
+# must include narrow/fp.h), the single file with gcc and clang.
 M32_FLAGS := -m32 -msse2 -mfpmath=sse -Wno-psabi
 FMA_FLAGS := -std=gnu11 -O2 -march=haswell -Iinclude -pthread
-check-portability: amalgamate
+count_fused = objdump -d $(1) | grep -c 'vf[n]*m\(add\|sub\)[0-9]'
+check-portability: check-amalgamation
 	$(call install_packages,$(if $(wildcard /usr/lib/gcc/x86_64-linux-gnu/*/32/libgcc.a),,gcc-multilib))
 	@mkdir -p $(BUILD)/portability
 	$(CC) $(M32_FLAGS) $(WARN) -Werror -O2 -pthread -c $(BUILD)/dist/collworld.c -o $(BUILD)/portability/collworld.o
-	$(CC) $(WARN) -Werror -O2 -pthread -c $(BUILD)/dist/collworld.c -o $(BUILD)/portability/collworld64.o
 	@for e in $(AMALGAMATION_EXAMPLES); do \
 	    out=$(BUILD)/portability/$$e; \
 	    $(CC) $(M32_FLAGS) -std=c11 -O2 -pthread -I$(BUILD)/dist -o $$out demo/$$e.c \
 	        $(BUILD)/portability/collworld.o -lm || exit 1; \
-	    $(CC) -std=c11 -O2 -pthread -I$(BUILD)/dist -o $$out-64 demo/$$e.c $(BUILD)/portability/collworld64.o -lm || exit 1; \
 	    ./$$out | sed 's/[0-9]* bytes/N bytes/' >$$out.txt || exit 1; \
-	    ./$$out-64 | sed 's/[0-9]* bytes/N bytes/' >$$out-64.txt || exit 1; \
+	    ./$(BUILD)/dist/$$e | sed 's/[0-9]* bytes/N bytes/' >$$out-64.txt || exit 1; \
 	    cmp -s $$out.txt $$out-64.txt || { echo "$$e prints otherwise at 32 bits:"; diff $$out-64.txt $$out.txt; exit 1; }; \
 	done
 	@for flags in "-m32 -mfpmath=387" "-ffast-math"; do \
@@ -378,12 +378,15 @@ check-portability: amalgamate
 	    grep -q "collworld.*\(-mfpmath=sse\|without -ffast-math\)" $(BUILD)/portability/refused.log || \
 	        { cat $(BUILD)/portability/refused.log; exit 1; }; \
 	done
+	@for f in $(LIB_SRC); do \
+	    $(CC) $(FMA_FLAGS) -c $$f -o $(BUILD)/portability/fma.o || exit 1; \
+	    n=$$($(call count_fused,$(BUILD)/portability/fma.o)); \
+	    [ "$$n" = 0 ] || { echo "$(CC) fused $$n multiply-adds in $$f"; exit 1; }; \
+	done
 	@for cc in $(CC) $$(command -v clang); do \
-	    for f in $(LIB_SRC) $(BUILD)/dist/collworld.c; do \
-	        $$cc $(FMA_FLAGS) -c $$f -o $(BUILD)/portability/fma.o || exit 1; \
-	        n=$$(objdump -d $(BUILD)/portability/fma.o | grep -c 'vf[n]*m\(add\|sub\)[0-9]'); \
-	        [ "$$n" = 0 ] || { echo "$$cc fused $$n multiply-adds in $$f"; exit 1; }; \
-	    done; \
+	    $$cc $(FMA_FLAGS) -c $(BUILD)/dist/collworld.c -o $(BUILD)/portability/fma.o || exit 1; \
+	    n=$$($(call count_fused,$(BUILD)/portability/fma.o)); \
+	    [ "$$n" = 0 ] || { echo "$$cc fused $$n multiply-adds in the single file"; exit 1; }; \
 	done
 	@echo "check-portability: the examples print the same at 32 and 64 bits; x87 and -ffast-math refused; nothing fused"
 
