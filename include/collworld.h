@@ -142,7 +142,8 @@ CW_API cw_mask *cw_mask_from_rgba(const void *pixels, int width, int height, int
 CW_API cw_mask *cw_mask_from_alpha(const uint8_t *alpha, int width, int height, int pitch, uint8_t alpha_threshold);
 
 /// Frees a mask made by cw_mask_from_rgba() or cw_mask_from_alpha(). NULL is ignored. No shape may
-/// use the mask afterwards.
+/// use the mask afterwards: destroy or reshape the bodies that do first (from then on the world
+/// never reads it, see cw_body_destroy()).
 CW_API void cw_mask_destroy(cw_mask *mask);
 
 /// Width in texels, or 0 (with an error) if `mask` is NULL.
@@ -167,7 +168,8 @@ typedef struct cw_sheet cw_sheet;
 /// Creates an empty sheet; NULL (see cw_last_error()) if memory runs out.
 CW_API cw_sheet *cw_sheet_create(void);
 
-/// Frees the sheet, its names and its masks. NULL is ignored.
+/// Frees the sheet, its names and its masks. NULL is ignored. No shape may use one of its masks
+/// afterwards: destroy or reshape the bodies that do first (see cw_body_destroy()).
 CW_API void cw_sheet_destroy(cw_sheet *sheet);
 
 /// Adds one frame named `name` (copied): the `width` x `height` pixels at `rgba` (a pointer to the
