@@ -396,7 +396,8 @@ CW_API bool cw_shape_cast(const cw_shape *a, const cw_transform *ta, cw_vec2 tra
 ///   without motion (a respawn, a screen wrap): its motion in the next step starts where it lands.
 /// - A pair with at least one swept body (cw_body_def::swept) is judged over the relative motion
 ///   of its two bodies (a straight translation; an unswept body's motion counts too): it touched
-///   during the step iff cw_shape_cast() of one against the other over that translation hits.
+///   during the step iff cw_shape_cast() of one against the other over that translation hits
+///   (where one of them stayed put, as a wall does: of the other from where it was, against it).
 ///   Such a pair that touched during the step and was not touching after the previous one begins,
 ///   with cw_contact::fraction the time of its first touch along the step (0 if it was already
 ///   touching at the start of the step) and the manifold of that first touch. If it no longer

@@ -233,11 +233,38 @@ bool cw__motion_may_meet(const cw__body *a, const cw__body *b, double dx, double
            fminf(p.min.y, q.min.y) <= r.max.y && r.min.y <= fmaxf(p.max.y, q.max.y);
 }
 
-bool cw__touch_moving(const cw__body *a, const cw__body *b, double dx, double dy)
+// Overlap at one moment as cw_overlap() says it: gated by the AABBs where rounding matters (far
+// placements), so that a cast does not start or end in an overlap that cw_overlap() and the
+// world's touching set do not see.
+static bool overlap_as_cw_overlap(const cw__body *a, const cw__body *b)
 {
-    if (cw__compare_bodies(a, b) > 0)
-        return ordered_touch_moving(b, a, -dx, -dy);
-    return ordered_touch_moving(a, b, dx, dy);
+    return cw__bodies_may_meet(a, b) && cw__overlap_bodies(a, b, NULL);
+}
+
+static bool rounding_matters(const cw__body *a, const cw__body *b)
+{
+    return cw__rounding_matters(cw__body_rounding(a), cw__body_tolerance(a), cw__body_rounding(b),
+                                cw__body_tolerance(b));
+}
+
+// Whether `first` moving by (mx, my) against `second` (canonical order) touches at some time:
+// the swept test, and where rounding matters (far placements) also an overlap at either end as
+// cw_overlap() sees it, which the swept test, computed otherwise, may miss there (elsewhere an
+// overlap at an end is one the swept test sees).
+static bool ordered_hits(const cw__body *first, const cw__body *second, double mx, double my)
+{
+    if (ordered_touch_moving(first, second, mx, my))
+        return true;
+    cw__body end = cw__body_moved(first, mx, my);
+    if (!rounding_matters(first, second) && !rounding_matters(&end, second))
+        return false;
+    return overlap_as_cw_overlap(first, second) || overlap_as_cw_overlap(&end, second);
+}
+
+bool cw__cast_hits(const cw__body *a, const cw__body *b, double dx, double dy)
+{
+    bool swapped = cw__compare_bodies(a, b) > 0;
+    return swapped ? ordered_hits(b, a, -dx, -dy) : ordered_hits(a, b, dx, dy);
 }
 
 // cw__cast_bodies(), the swept test skipped where `touches` says it holds.
@@ -248,11 +275,10 @@ static bool cast(const cw__body *a, const cw__body *b, double dx, double dy, boo
     const cw__body *first = swapped ? b : a, *second = swapped ? a : b;
     double mx = swapped ? -dx : dx, my = swapped ? -dy : dy;
     double t;
-    if (cw__overlap_bodies(first, second, NULL)) {
+    if (overlap_as_cw_overlap(first, second)) {
         t = 0;
     } else {
-        cw__body end = cw__body_moved(first, mx, my);
-        if (!touches && !ordered_touch_moving(first, second, mx, my) && !cw__overlap_bodies(&end, second, NULL))
+        if (!touches && !ordered_hits(first, second, mx, my))
             return false;
         t = ordered_first_touch(first, second, mx, my);
     }

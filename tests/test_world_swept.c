@@ -271,7 +271,10 @@ static void test_far_placements_agree_with_overlap(void **state)
 {
     (void)state;
     far_counts n = {0, 0, 0, 0, 0};
-    for (int run = 0; run < 60; run++) {
+    // 300 runs: a world that judged a pass with the wall moved back (a translated copy of the
+    // cast's numbers) disagreed with the cast in three of four batches of 60.
+    int runs = gen_scaled(300) < 60 ? 60 : gen_scaled(300);
+    for (int run = 0; run < runs; run++) {
         gen_rng rng = gen_seed(0xfa5e + (uint64_t)run);
         cw_world_def wd = cw_default_world_def();
         cw_world *world = cw_world_create(&wd);
@@ -309,9 +312,9 @@ static void test_far_placements_agree_with_overlap(void **state)
         }
         cw_world_destroy(world);
     }
-    printf("  far placements: %d pairs after 720 steps (%d touching, %d apart beside a wall), %d moves past a wall "
+    printf("  far placements: %d pairs after %d steps (%d touching, %d apart beside a wall), %d moves past a wall "
            "(%d passed through)\n",
-           n.pairs, n.touching, n.gated, n.passes_checked, n.passed);
+           n.pairs, runs * 12, n.touching, n.gated, n.passes_checked, n.passed);
     assert_true(n.touching > 100 && n.gated > 100 && n.passes_checked > 100 && n.passed > 10);
 }
 

@@ -410,10 +410,10 @@ static inline void cw__motion(const cw__slot *slot, double *dx, double *dy)
 // Files every swept body under its motion's box, widened by the unswept bodies' farthest motion,
 // where that box changed; they join the moved list. False if memory runs out.
 bool cw__file_swept(cw_world *world);
-// The candidate test of a pair with a swept body and relative motion (dx, dy) (a's minus b's):
-// touching after the step, touched only during it (and not touching before), or neither.
+// The candidate test of a pair with a swept body and a relative motion: touching after the step,
+// touched only during it (and not touching before), or neither.
 enum { CW__APART = 0, CW__TOUCHING_NOW = 1, CW__PASSED = 2 };
-int cw__swept_outcome(const cw_world *world, uint32_t a, uint32_t b, double dx, double dy);
+int cw__swept_outcome(const cw_world *world, uint32_t a, uint32_t b);
 // Appends a passed pair; false if memory runs out.
 bool cw__passed_push(cw__passed *passed, uint64_t key);
 // The first touch of a pair found touching that began in this step.

@@ -75,19 +75,43 @@ static bool was_touching(const cw_world *world, uint64_t key)
     return at < set->count && set->keys[at] == key;
 }
 
-int cw__swept_outcome(const cw_world *world, uint32_t a, uint32_t b, double dx, double dy)
+// A pair judged over its motion: `mover` goes back from where it ends by the relative motion
+// (dx, dy) and moves by it against `still` where that ends. The body that moves back is a, unless
+// a did not move and b did: then b. So a bullet past a still wall is judged on the numbers
+// cw_shape_cast() of the bullet from where it was against the wall reads; moving the wall back
+// instead would test a translated copy of them, which rounding may answer otherwise far from the
+// origin or against a huge wall.
+typedef struct judged {
+    uint32_t mover, still;
+    double dx, dy;
+    bool swapped; // the mover is b: a contact found from it points from b to a
+} judged;
+
+static judged judge_motion(const cw_world *world, uint32_t a, uint32_t b)
 {
-    cw__body scratch_a, scratch_b;
-    const cw__body *pa = cw__slot_body(world, a, &scratch_a), *pb = cw__slot_body(world, b, &scratch_b);
+    double ax, ay, bx, by;
+    cw__motion(&world->slots[a], &ax, &ay);
+    cw__motion(&world->slots[b], &bx, &by);
+    if (ax == 0 && ay == 0 && (bx != 0 || by != 0))
+        return (judged){b, a, bx - ax, by - ay, true};
+    return (judged){a, b, ax - bx, ay - by, false};
+}
+
+int cw__swept_outcome(const cw_world *world, uint32_t a, uint32_t b)
+{
+    judged j = judge_motion(world, a, b);
+    cw__body scratch_m, scratch_s;
+    const cw__body *pm = cw__slot_body(world, j.mover, &scratch_m), *ps = cw__slot_body(world, j.still, &scratch_s);
     // Gated by the AABBs where rounding matters, as cw_overlap() is: this pair's candidate box was
     // its motion's, which meets far more than the bodies where they are.
-    bool now = cw__bodies_may_meet(pa, pb) && cw__overlap_bodies(pa, pb, NULL);
+    bool now = cw__bodies_may_meet(pm, ps) && cw__overlap_bodies(pm, ps, NULL);
     if (now)
         return CW__TOUCHING_NOW;
     if (was_touching(world, cw__pair_key(a, b)))
         return CW__APART; // it ends, as any pair that stops touching
-    cw__body start = cw__body_moved(pa, -dx, -dy);
-    return cw__motion_may_meet(&start, pb, dx, dy) && cw__touch_moving(&start, pb, dx, dy) ? CW__PASSED : CW__APART;
+    cw__body start = cw__body_moved(pm, -j.dx, -j.dy);
+    return cw__motion_may_meet(&start, ps, j.dx, j.dy) && cw__cast_hits(&start, ps, j.dx, j.dy) ? CW__PASSED
+                                                                                            : CW__APART;
 }
 
 // The first touch of a pair that began in this step; `passed`: the swept test found it touching
@@ -96,25 +120,29 @@ int cw__swept_outcome(const cw_world *world, uint32_t a, uint32_t b, double dx, 
 static void first_touch(const cw_world *world, uint64_t key, bool with_manifold, bool passed, cw__begin_info *info)
 {
     uint32_t a = cw__key_a(key), b = cw__key_b(key);
-    cw__body scratch_a, scratch_b;
-    const cw__body *pa = cw__slot_body(world, a, &scratch_a), *pb = cw__slot_body(world, b, &scratch_b);
-    double dx, dy, bx, by;
-    cw__pair_motion(world, a, b, &dx, &dy);
-    cw__motion(&world->slots[b], &bx, &by);
-    cw__body start = cw__body_moved(pa, -dx, -dy);
+    judged j = judge_motion(world, a, b);
+    cw__body scratch_m, scratch_s;
+    const cw__body *pm = cw__slot_body(world, j.mover, &scratch_m), *ps = cw__slot_body(world, j.still, &scratch_s);
+    double still_x, still_y;
+    cw__motion(&world->slots[j.still], &still_x, &still_y);
+    cw__body start = cw__body_moved(pm, -j.dx, -j.dy);
     cw_manifold found = {{0, 0}, {0, 0}, 0};
     float *fraction = &info->fraction;
     cw_manifold *contact = with_manifold ? &found : NULL;
-    if (!(passed ? cw__cast_touching(&start, pb, dx, dy, fraction, contact)
-                 : cw__cast_bodies(&start, pb, dx, dy, fraction, contact))) {
+    if (!(passed ? cw__cast_touching(&start, ps, j.dx, j.dy, fraction, contact)
+                 : cw__cast_bodies(&start, ps, j.dx, j.dy, fraction, contact))) {
         // Only where the plain test and the swept one part by rounding: it touches at the end.
         info->fraction = 1;
-        if (with_manifold)
-            cw__overlap_bodies(pa, pb, &found);
+        if (with_manifold) {
+            cw__body scratch_a, scratch_b;
+            cw__overlap_bodies(cw__slot_body(world, a, &scratch_a), cw__slot_body(world, b, &scratch_b), &found);
+        }
     } else if (with_manifold) {
-        // Found with b still at its end; at that time b was (1 - t) of its motion back.
+        // Found with the still body at its end; at that time it was (1 - t) of its motion back.
         double back = 1.0 - info->fraction;
-        found.point = (cw_vec2){(float)(found.point.x - back * bx), (float)(found.point.y - back * by)};
+        found.point = (cw_vec2){(float)(found.point.x - back * still_x), (float)(found.point.y - back * still_y)};
+        if (j.swapped)
+            found.normal = (cw_vec2){-found.normal.x, -found.normal.y}; // from a toward b
     }
     info->manifold = found;
 }

@@ -512,7 +512,7 @@ static CW__ALWAYS_INLINE uint8_t candidate_outcome(const cw_world *world, uint32
         double dx, dy;
         cw__pair_motion(world, a, b, &dx, &dy);
         if (dx != 0 || dy != 0) {
-            int outcome = cw__swept_outcome(world, a, b, dx, dy);
+            int outcome = cw__swept_outcome(world, a, b);
             return outcome == CW__TOUCHING_NOW ? TOUCHING : outcome == CW__PASSED ? PASSED : APART;
         }
         // Still: the candidate's box was a swept one, wider than where the bodies are, so the AABBs
