@@ -137,7 +137,7 @@ extern const struct CMUnitTest cast_tests[CAST_TEST_COUNT];
 #define MTD_TEST_COUNT 2
 extern const struct CMUnitTest mtd_tests[MTD_TEST_COUNT];
 
-#define WORLD_SWEPT_TEST_COUNT 7
+#define WORLD_SWEPT_TEST_COUNT 8
 extern const struct CMUnitTest world_swept_tests[WORLD_SWEPT_TEST_COUNT];
 
 #define WORLD_TOUCH_TEST_COUNT 12
