@@ -222,7 +222,7 @@ static void contact_at(const cw__body *a, const cw__body *b, double dx, double d
 
 bool cw__motion_may_meet(const cw__body *a, const cw__body *b, double dx, double dy)
 {
-    if (!cw__rounding_matters(cw__body_rounding(a), cw__body_tolerance(a), cw__body_rounding(b), cw__body_tolerance(b)))
+    if (!cw__bodies_rounding_matters(a, b))
         return true;
     bool swapped = cw__compare_bodies(a, b) > 0; // the pair's canonical first moves: symmetric
     const cw__body *mover = swapped ? b : a, *still = swapped ? a : b;
@@ -241,12 +241,6 @@ static bool overlap_as_cw_overlap(const cw__body *a, const cw__body *b)
     return cw__bodies_may_meet(a, b) && cw__overlap_bodies(a, b, NULL);
 }
 
-static bool rounding_matters(const cw__body *a, const cw__body *b)
-{
-    return cw__rounding_matters(cw__body_rounding(a), cw__body_tolerance(a), cw__body_rounding(b),
-                                cw__body_tolerance(b));
-}
-
 // Whether `first` moving by (mx, my) against `second` (canonical order) touches at some time:
 // the swept test, and where rounding matters (far placements) also an overlap at either end as
 // cw_overlap() sees it, which the swept test, computed otherwise, may miss there (elsewhere an
@@ -256,7 +250,7 @@ static bool ordered_hits(const cw__body *first, const cw__body *second, double m
     if (ordered_touch_moving(first, second, mx, my))
         return true;
     cw__body end = cw__body_moved(first, mx, my);
-    if (!rounding_matters(first, second) && !rounding_matters(&end, second))
+    if (!cw__bodies_rounding_matters(first, second) && !cw__bodies_rounding_matters(&end, second))
         return false;
     return overlap_as_cw_overlap(first, second) || overlap_as_cw_overlap(&end, second);
 }

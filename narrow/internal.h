@@ -566,6 +566,13 @@ static inline bool cw__rounding_matters(double rounding_a, double tolerance_a, d
     return 4 * (rounding_a + rounding_b) >= cw__min(tolerance_a, tolerance_b);
 }
 
+// The same for two bodies where they are.
+static inline bool cw__bodies_rounding_matters(const cw__body *a, const cw__body *b)
+{
+    return cw__rounding_matters(cw__body_rounding(a), cw__body_tolerance(a), cw__body_rounding(b),
+                                cw__body_tolerance(b));
+}
+
 // A float's bits.
 static inline uint32_t cw__float_bits(float x)
 {

@@ -327,9 +327,7 @@ bool cw__overlap_bodies(const cw__body *a, const cw__body *b, cw_manifold *manif
 
 bool cw__bodies_may_meet(const cw__body *a, const cw__body *b)
 {
-    return !cw__rounding_matters(cw__body_rounding(a), cw__body_tolerance(a), cw__body_rounding(b),
-                                 cw__body_tolerance(b)) ||
-           cw__aabbs_meet(a, b);
+    return !cw__bodies_rounding_matters(a, b) || cw__aabbs_meet(a, b);
 }
 
 // Two prepared bodies (`moderate`: known to be, so rounding cannot matter): gated where rounding
