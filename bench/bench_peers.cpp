@@ -385,7 +385,11 @@ Check check(ws_scene *s, int frames) {
         sides.push_back(make_side(k));
         ok = ok && sides.back()->init(s);
     }
-    for (int f = 0; ok && f < frames; f++) {
+    if (!ok) {
+        std::fprintf(stderr, "bench_peers: a side could not start for the checking pass\n");
+        std::exit(1);
+    }
+    for (int f = 0; f < frames; f++) {
         ws_scene_advance(s);
         Frame reference;
         reference.record = true;
@@ -532,6 +536,12 @@ void run(ws_kind kind, int n, const Options &o, const ws_sprite *sprites) {
                 kind == WS_BOXES ? "boxes" : "masks", n, c.frames, c.frames ? (double)c.pairs / c.frames : 0.0,
                 c.peer_mismatches, c.collworld_mismatches,
                 kind == WS_MASKS ? " (the textbook test samples one point a texel)" : "");
+    if (c.peer_mismatches != 0) { // every peer runs the yardstick's exact test: only a lost or invented pair differs
+        std::fflush(stdout);
+        std::fprintf(stderr, "bench_peers: a peer's touching pairs differ from the yardstick's in %ld places\n",
+                     c.peer_mismatches);
+        std::exit(1);
+    }
     std::printf("| side | ms/frame | its time / collworld's | peak RSS growth, MB |\n|---|---:|---:|---:|\n");
     for (size_t k = 0; k < SIDE_COUNT; k++) {
         std::printf("| %s | %.2f | %.2fx | %.1f |\n", r.names[k].c_str(), r.ms[k], r.ms[k] / r.ms[0], r.mb[k]);
