@@ -34,7 +34,7 @@ ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize
 .PHONY: FORCE install uninstall check-exports check-install check-cxx check-cmake amalgamate check-amalgamation check-portability
 .PHONY: fuzz fuzz-build deps-fuzz docs
 .PHONY: all test unit soak asan tsan valgrind bench demo demo-art demo-headless demo-selftest example clean deps deps-lib deps-demo
-.PHONY: deps-bench lua lua-test lua-oom lua-valgrind install-lua uninstall-lua deps-lua deps-lua-dev
+.PHONY: deps-bench bench-check lua lua-test lua-oom lua-valgrind install-lua uninstall-lua deps-lua deps-lua-dev
 all: libcollworld.a libcollworld.so
 
 libcollworld.a: $(LIB_OBJ)
@@ -280,6 +280,26 @@ bench: $(BENCH_BINS) $(BUILD)/bench_peers $(LUA_MODULES)
 	@for b in $(BENCH_BINS); do ./$$b || exit 1; done
 	./$(BUILD)/bench_peers
 	@for lua in $(LUA_FLAVOURS); do LUA_CPATH="$(BUILD)/$$lua/?.so" $$lua bench/bench_lua.lua || exit 1; done
+
+# Every benchmark built and run small with its own checks (no timing is judged), so that `make
+# bench` keeps building and its sides keep agreeing: bench_narrow against a supersampled reference,
+# bench_world's sets against the yardstick's, the peers' pairs against the yardstick's, the moves'
+# ways and the placed pairs against each other. Each run's output goes to build/bench-check/; a
+# failing run's is shown.
+bench-check: $(BENCH_BINS) $(BUILD)/bench_peers $(LUA_MODULES)
+	@mkdir -p $(BUILD)/bench-check
+	@run() { log=$(BUILD)/bench-check/$$1.log; shift; \
+	    "$$@" > $$log 2>&1 || { tail -30 $$log; echo "bench-check: $$* failed (see $$log)"; exit 1; }; \
+	    echo "bench-check: $$* ok"; }; \
+	run narrow ./$(BUILD)/bench_narrow --quick; \
+	run narrow-check ./$(BUILD)/bench_narrow --quick --check; \
+	for b in world moves manifold query swept touch; do run $$b ./$(BUILD)/bench_$$b --quick; done; \
+	run threads ./$(BUILD)/bench_threads --n 2000 --frames 3 --repeats 1; \
+	run peers ./$(BUILD)/bench_peers --boxes 2000 --masks 2000 --frames 3 --warmup 1 --repeats 1 \
+	    --check-frames 3 --scaling ''; \
+	for lua in $(LUA_FLAVOURS); do \
+	    run lua-$$lua env LUA_CPATH="$(BUILD)/$$lua/?.so" $$lua bench/bench_lua.lua --quick; \
+	done
 
 # --- packaging: install, pkg-config, exported symbols, consumers, C++ ---
 PREFIX     ?= /usr/local

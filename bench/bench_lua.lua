@@ -2,7 +2,9 @@
 -- their positions in arrays), each moved every frame by body:set{}, by body:move_to(), or all at
 -- once by world:move_all(); begin/end callbacks counting events. Prints ms per frame for the moves, the
 -- step as Lua sees it (callbacks included) and the step's own time (stats), medians of 5 runs.
+-- With --quick (make bench-check): 500 boxes, 5 frames, one run each, to see that it still runs.
 local cw = require "collworld"
+local quick = arg ~= nil and arg[1] == "--quick"
 
 local function run(n, frames, callbacks, how)
     local side = math.sqrt(n) * 24
@@ -65,13 +67,17 @@ print(("collworld Lua binding, %s%s"):format(_VERSION, jit and (" / " .. jit.ver
 print("| boxes | callbacks | move by set{}, ms | move by move_to(), ms | move_all(), ms | step from Lua, ms "
     .. "| step's own time, ms | events/frame |")
 print("|---:|---|---:|---:|---:|---:|---:|---:|")
-for _, n in ipairs({ 2000, 10000 }) do
+local sizes, runs, frames = { 2000, 10000 }, 5, 60
+if quick then
+    sizes, runs, frames = { 500 }, 1, 5
+end
+for _, n in ipairs(sizes) do
     for _, callbacks in ipairs({ false, true }) do
         local m, f, a, s, i, e = {}, {}, {}, {}, {}, 0
-        for r = 1, 5 do -- interleaved: set{}, move_to(), move_all()
-            m[r] = run(n, 60, callbacks, "set")
-            f[r], s[r], i[r], e = run(n, 60, callbacks, "move_to")
-            a[r] = run(n, 60, callbacks, "move_all")
+        for r = 1, runs do -- interleaved: set{}, move_to(), move_all()
+            m[r] = run(n, frames, callbacks, "set")
+            f[r], s[r], i[r], e = run(n, frames, callbacks, "move_to")
+            a[r] = run(n, frames, callbacks, "move_all")
         end
         print(("| %d | %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.0f |"):format(n, callbacks and "begin+end" or "none",
             median(m), median(f), median(a), median(s), median(i), e))
