@@ -156,10 +156,26 @@ static bool clip_columns(const sweep *sw, int j, int *i0, int *i1)
     if (first >= end)
         return false;
     double lo = first, hi = end;
+#if defined(__SSE2__)
+    // The four clips two at a time: the same sums, and a max or min picks one of its operands, so
+    // the order they are taken in cannot change the bounds (only the sign of a zero, which the
+    // comparison and the rounding below ignore).
+    const __m128d jj = _mm_set1_pd(j);
+    const __m128d slope01 = _mm_loadu_pd(sw->clip_slope), slope23 = _mm_loadu_pd(sw->clip_slope + 2);
+    __m128d lo2 = _mm_max_pd(_mm_add_pd(_mm_loadu_pd(sw->clip_lo), _mm_mul_pd(jj, slope01)),
+                             _mm_add_pd(_mm_loadu_pd(sw->clip_lo + 2), _mm_mul_pd(jj, slope23)));
+    __m128d hi2 = _mm_min_pd(_mm_add_pd(_mm_loadu_pd(sw->clip_hi), _mm_mul_pd(jj, slope01)),
+                             _mm_add_pd(_mm_loadu_pd(sw->clip_hi + 2), _mm_mul_pd(jj, slope23)));
+    lo2 = _mm_max_sd(lo2, _mm_unpackhi_pd(lo2, lo2));
+    hi2 = _mm_min_sd(hi2, _mm_unpackhi_pd(hi2, hi2));
+    lo = cw__max(lo, _mm_cvtsd_f64(lo2));
+    hi = cw__min(hi, _mm_cvtsd_f64(hi2));
+#else
     for (int k = 0; k < 4; k++) { // unused clips are open: -inf, +inf
         lo = cw__max(lo, sw->clip_lo[k] + j * sw->clip_slope[k]);
         hi = cw__min(hi, sw->clip_hi[k] + j * sw->clip_slope[k]);
     }
+#endif
     if (!(lo < hi))
         return false;
     *i0 = clamp_floor(lo, first, end);
