@@ -649,7 +649,8 @@ static bool lands_near(const cw__map *m, const cw_mask *a)
            0x1p20;
 }
 
-// Walk both ways at once: either walk alone is exact, and one is often far cheaper (a small sprite
+// Walk both ways at once: either walk alone is exact at moderate scales and placements (at extreme
+// ones the cheaper is the one that keeps its digits), and one is often far cheaper (a small sprite
 // clipped away inside a ring's hole) with no cheap way to tell which in advance. Each walk looks
 // ahead to its next row that has texels left; the row goes to the walk that will then have done
 // less work, and the first walk to run out of rows proves there is no overlap. `a` moves by
