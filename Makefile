@@ -370,27 +370,42 @@ check-amalgamation: amalgamate
 	@echo "check-amalgamation: $(AMALGAMATION_EXAMPLES) built from $(BUILD)/dist/collworld.c and ran"
 
 # The arithmetic engines build with. 32-bit x86 with SSE2 arithmetic (as 32-bit ARM and wasm32
-# compute): the single file builds without a warning, and the README examples built against it
-# print what check-amalgamation's 64-bit builds print (a sheet's byte count aside: pointers are half
-# as wide). x87 arithmetic (extra precision) and -ffast-math are refused at compile time with a
-# sentence that says what to do. And no multiply-add is fused (narrow/fp.h) where compilers fuse
-# them by default, GNU C for FMA hardware (-march=haswell): every library source with gcc (each
-# must include narrow/fp.h), the single file with gcc and clang.
+# compute), and 64-bit ARM (aarch64, run under qemu-user), where no SSE2 path exists and the plain C
+# ones run: the single file builds without a warning, the README examples built against it print
+# what check-amalgamation's x86-64 builds print (a sheet's byte count aside: pointers are half as
+# wide at 32 bits), and packaging/same_bits.c, a fingerprint of thousands of overlaps, manifolds,
+# casts and a stepped world's events, prints the same line on all three. x87 arithmetic (extra
+# precision) and -ffast-math are refused at compile time with a sentence that says what to do. And
+# no multiply-add is fused (narrow/fp.h) where compilers fuse them by default, GNU C for FMA
+# hardware (-march=haswell): every library source with gcc (each must include narrow/fp.h), the
+# single file with gcc and clang.
 M32_FLAGS := -m32 -msse2 -mfpmath=sse -Wno-psabi
+A64_CC    := aarch64-linux-gnu-gcc
 FMA_FLAGS := -std=gnu11 -O2 -march=haswell -Iinclude -pthread
 count_fused = objdump -d $(1) | grep -c 'vf[n]*m\(add\|sub\)[0-9]'
+PORTABILITY_PKGS = $(if $(wildcard /usr/lib/gcc/x86_64-linux-gnu/*/32/libgcc.a),,gcc-multilib) \
+                   $(if $(shell command -v $(A64_CC)),,gcc-aarch64-linux-gnu) \
+                   $(if $(shell command -v qemu-aarch64),,qemu-user)
 check-portability: check-amalgamation
-	$(call install_packages,$(if $(wildcard /usr/lib/gcc/x86_64-linux-gnu/*/32/libgcc.a),,gcc-multilib))
+	$(call install_packages,$(strip $(PORTABILITY_PKGS)))
 	@mkdir -p $(BUILD)/portability
 	$(CC) $(M32_FLAGS) $(WARN) -Werror -O2 -pthread -c $(BUILD)/dist/collworld.c -o $(BUILD)/portability/collworld.o
-	@for e in $(AMALGAMATION_EXAMPLES); do \
-	    out=$(BUILD)/portability/$$e; \
-	    $(CC) $(M32_FLAGS) -std=c11 -O2 -pthread -I$(BUILD)/dist -o $$out demo/$$e.c \
+	$(A64_CC) $(WARN) -Werror -O2 -pthread -c $(BUILD)/dist/collworld.c -o $(BUILD)/portability/collworld-a64.o
+	$(CC) -std=c11 -O2 -pthread -I$(BUILD)/dist -o $(BUILD)/dist/same_bits packaging/same_bits.c \
+	    $(BUILD)/dist/collworld.c -lm
+	@for e in $(AMALGAMATION_EXAMPLES) same_bits; do \
+	    out=$(BUILD)/portability/$$e; src=demo/$$e.c; [ $$e = same_bits ] && src=packaging/$$e.c; \
+	    $(CC) $(M32_FLAGS) -std=c11 -O2 -pthread -I$(BUILD)/dist -o $$out $$src \
 	        $(BUILD)/portability/collworld.o -lm || exit 1; \
-	    ./$$out | sed 's/[0-9]* bytes/N bytes/' >$$out.txt || exit 1; \
+	    $(A64_CC) -std=c11 -O2 -static -pthread -I$(BUILD)/dist -o $$out-a64 $$src \
+	        $(BUILD)/portability/collworld-a64.o -lm || exit 1; \
 	    ./$(BUILD)/dist/$$e | sed 's/[0-9]* bytes/N bytes/' >$$out-64.txt || exit 1; \
+	    ./$$out | sed 's/[0-9]* bytes/N bytes/' >$$out.txt || exit 1; \
+	    qemu-aarch64 $$out-a64 | sed 's/[0-9]* bytes/N bytes/' >$$out-a64.txt || exit 1; \
 	    cmp -s $$out.txt $$out-64.txt || { echo "$$e prints otherwise at 32 bits:"; diff $$out-64.txt $$out.txt; exit 1; }; \
+	    cmp -s $$out-a64.txt $$out-64.txt || { echo "$$e prints otherwise on aarch64:"; diff $$out-64.txt $$out-a64.txt; exit 1; }; \
 	done
+	@cat $(BUILD)/portability/same_bits-64.txt
 	@for flags in "-m32 -mfpmath=387" "-ffast-math"; do \
 	    if $(CC) $$flags -std=c11 -c $(BUILD)/dist/collworld.c -o /dev/null 2>$(BUILD)/portability/refused.log; then \
 	        echo "a build with $$flags was not refused"; exit 1; \
@@ -408,7 +423,7 @@ check-portability: check-amalgamation
 	    n=$$($(call count_fused,$(BUILD)/portability/fma.o)); \
 	    [ "$$n" = 0 ] || { echo "$$cc fused $$n multiply-adds in the single file"; exit 1; }; \
 	done
-	@echo "check-portability: the examples print the same at 32 and 64 bits; x87 and -ffast-math refused; nothing fused"
+	@echo "check-portability: the examples and the fingerprint print the same on x86-64, 32-bit x86 and aarch64; x87 and -ffast-math refused; nothing fused"
 
 # The header compiles as C++ without a warning (several standards), and links as extern "C".
 CXX_STDS := c++11 c++17 c++20
