@@ -208,7 +208,7 @@ static void contact_at(const cw__body *a, const cw__body *b, double dx, double d
         if (cw__overlap_bodies(&moved, b, manifold))
             return;
     }
-    double length = hypot(dx, dy);
+    double length = cw__length(dx, dy);
     if (!grazing_point(a, b, dx, dy, t, &manifold->point)) {
         cw__body moved = cw__body_moved(a, t * dx, t * dy);
         cw_aabb box = cw__body_aabb(&moved), other = cw__body_aabb(b);

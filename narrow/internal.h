@@ -291,6 +291,9 @@ bool cw__transform_is_valid(const cw_transform *t);
 
 // Cosine and sine of a rotation as cw__prepare computes them (exact at multiples of 90 degrees).
 void cw__cos_sin(float angle, double *c, double *s);
+// Cosine and sine of a double angle below 100,000 rad in magnitude (cw__cos_sin()'s series, without
+// its quarter-turn rule): the same bits on every machine, which libm's cos and sin are not.
+void cw__cos_sin_of(double angle, double *c, double *s);
 // cw__cos_sin() of two rotations at once (the same bits): c[0], s[0] for a; c[1], s[1] for b.
 void cw__cos_sin2(float a, float b, double c[2], double s[2]);
 
@@ -532,6 +535,19 @@ void cw__settle_in_quads(const double *px, const double *py, const double *qx, c
 // fmin/fmax without the NaN rules, so they compile to one instruction (inputs are never NaN).
 static inline double cw__min(double a, double b) { return a < b ? a : b; }
 static inline double cw__max(double a, double b) { return a > b ? a : b; }
+
+// The length of (x, y), the same bits on every machine: libm's hypot differs in its last bit between
+// implementations (glibc's own picks an FMA variant on x86-64 CPUs that have FMA), sqrt is correctly
+// rounded everywhere. Scaled by a power of two (exactly) where a square would overflow or underflow.
+static inline double cw__length(double x, double y)
+{
+    double big = cw__max(fabs(x), fabs(y));
+    if (big > 0x1p500 && big < INFINITY)
+        return sqrt((x * 0x1p-600) * (x * 0x1p-600) + (y * 0x1p-600) * (y * 0x1p-600)) * 0x1p600;
+    if (big < 0x1p-500 && big > 0)
+        return sqrt((x * 0x1p600) * (x * 0x1p600) + (y * 0x1p600) * (y * 0x1p600)) * 0x1p-600;
+    return sqrt(x * x + y * y);
+}
 
 // A bound, in world units, on how far double rounding may move a world point of one placement: the
 // computations add the position, the mapped pivot and the mapped texel corners, each good to a few

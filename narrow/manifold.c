@@ -48,7 +48,7 @@ static void normal_from_gradient(const cw__body *a, const cw__body *b, const cw_
     gx *= moved->xf.inv_sx, gy *= moved->xf.inv_sy;
     double sign = moved == a ? 1.0 : -1.0;
     double wx = sign * (moved->xf.c * gx - moved->xf.s * gy), wy = sign * (moved->xf.s * gx + moved->xf.c * gy);
-    double length = hypot(wx, wy);
+    double length = cw__length(wx, wy);
     if (length > 1e-9 * scale * cw__max(fabs(moved->xf.inv_sx), fabs(moved->xf.inv_sy))) {
         c->nx = wx / length, c->ny = wy / length;
         return;
@@ -56,7 +56,7 @@ static void normal_from_gradient(const cw__body *a, const cw__body *b, const cw_
     double ax, ay, bx, by;
     centre(a, &ax, &ay);
     centre(b, &bx, &by);
-    length = hypot(bx - ax, by - ay);
+    length = cw__length(bx - ax, by - ay);
     c->nx = length > 0 ? (bx - ax) / length : 1;
     c->ny = length > 0 ? (by - ay) / length : 0;
 }

@@ -481,7 +481,7 @@ typedef struct best_direction {
 
 static void try_direction(problem *p, double nx, double ny, best_direction *b)
 {
-    double length = hypot(nx, ny);
+    double length = cw__length(nx, ny);
     if (!(length > 0))
         return;
     nx /= length, ny /= length;
@@ -493,7 +493,8 @@ static void try_direction(problem *p, double nx, double ny, best_direction *b)
 
 static void rotate(double x, double y, double angle, double *rx, double *ry)
 {
-    double c = cos(angle), s = sin(angle);
+    double c, s;
+    cw__cos_sin_of(angle, &c, &s);
     *rx = x * c - y * s, *ry = x * s + y * c;
 }
 
@@ -519,10 +520,10 @@ static double upper_bound(const problem *p, double hint_x, double hint_y)
         dirs[axis][0] = p->ax[axis], dirs[axis][1] = p->ay[axis];
         rotate(p->ax[axis], p->ay[axis], 0.7853981633974483, &dirs[4 + axis][0], &dirs[4 + axis][1]);
     }
-    double length = hypot(hint_x, hint_y);
+    double length = cw__length(hint_x, hint_y);
     dirs[8][0] = length > 0 ? hint_x / length : 1, dirs[8][1] = length > 0 ? hint_y / length : 0;
     dirs[9][0] = p->bx - p->cx_a, dirs[9][1] = p->by - p->cy_a; // centre to centre
-    length = hypot(dirs[9][0], dirs[9][1]);
+    length = cw__length(dirs[9][0], dirs[9][1]);
     dirs[9][0] = length > 0 ? dirs[9][0] / length : 1, dirs[9][1] = length > 0 ? dirs[9][1] / length : 0;
     for (int k = 0; k < 10; k++) {
         double lo_a, hi_a, lo_b, hi_b;
@@ -581,7 +582,7 @@ bool cw__first_touch_pairs(const cw__body *a, const cw__body *b, double dx, doub
     problem p;
     start_problem(&p, a, b);
     p.move_x = dx, p.move_y = dy;
-    double length = hypot(dx, dy);
+    double length = cw__length(dx, dy);
     int band = 1;
     if (!(length > 0) || !set_up(&p, &band, &band))
         return false; // too many rectangles: the caller bisects instead

@@ -40,22 +40,18 @@ static inline bool takes_series(float angle) { return angle != 0.0f && fabs((dou
 // last place of libm's answer). A rotation that is the float nearest a multiple of 90 degrees (float
 // pi/2 is 4e-8 rad short of the real one) is taken as that exact multiple, so a sprite turned by a
 // float pi/2 stays on the texel grid; anything further away, however little, is kept as given.
-// Beyond 1e5 rad: libm, as given. Every moved body pays this, so it is written for latency: k is
+// Beyond 1e5 rad: libm, as given (the one place where answers may differ between machines, whose
+// libms differ in the last bit). Every moved body pays this, so it is written for latency: k is
 // rounded by adding and taking away 1.5 * 2^52 (no conversions on the way to the remainder), the
 // series go in independent halves (Estrin's scheme), and the quadrant swaps and signs the two
-// results by their bits, without branches (k is as random as the rotations).
-void cw__cos_sin(float angle, double *c, double *s)
+// results by their bits, without branches (k is as random as the rotations). Here the series for
+// |x| < 1e5, a remainder below `snap` taken as zero; cw__cos_sin() adds the float rule.
+static inline void series_cos_sin(double x, double snap, double *c, double *s)
 {
-    double x = angle;
-    if (!takes_series(angle)) { // the common unrotated sprite needs no trigonometry
-        *c = angle == 0.0f ? 1.0 : cos(x);
-        *s = angle == 0.0f ? 0.0 : sin(x);
-        return;
-    }
     const double pio2_hi = 1.5707963267341256e+00, pio2_lo = 6.0771005065061922e-11, to_nearest = 0x1.8p52;
     double k = (x * 0.63661977236758134 + to_nearest) - to_nearest;
     double r = (x - k * pio2_hi) - k * pio2_lo;
-    if (fabs(r) < 0.5 * float_ulp(angle)) // the nearest float only: a float step away is 1e-7 rad off
+    if (fabs(r) < snap)
         r = 0;
     double z = r * r, z2 = z * z, z4 = z2 * z2;
     double sin_tail = ((-1.66666666666666324348e-01 + z * 8.33333333332248946124e-03) +
@@ -71,6 +67,22 @@ void cw__cos_sin(float angle, double *c, double *s)
     uint64_t swap = 0 - (uint64_t)(q & 1), cb = double_bits(cr), sb = double_bits(sr);
     *c = double_of_bits(((cb & ~swap) | (sb & swap)) ^ ((uint64_t)((q + 1) & 2) << 62));
     *s = double_of_bits(((sb & ~swap) | (cb & swap)) ^ ((uint64_t)(q & 2) << 62));
+}
+
+void cw__cos_sin(float angle, double *c, double *s)
+{
+    if (!takes_series(angle)) { // the common unrotated sprite needs no trigonometry
+        *c = angle == 0.0f ? 1.0 : cos((double)angle);
+        *s = angle == 0.0f ? 0.0 : sin((double)angle);
+        return;
+    }
+    // Half a float step: only the float nearest a multiple of 90 degrees (the next is 1e-7 rad off).
+    series_cos_sin(angle, 0.5 * float_ulp(angle), c, s);
+}
+
+void cw__cos_sin_of(double angle, double *c, double *s)
+{
+    series_cos_sin(angle, 0, c, s);
 }
 
 #if defined(__SSE2__)
