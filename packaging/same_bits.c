@@ -3,7 +3,8 @@
 // answer and manifold, every cw_shape_cast() fraction and contact, and a world of swept and still
 // sprites stepped with its events, ray casts and placed-shape tests, folded into one 64-bit hash.
 // The SIMD paths (x86-64), the 32-bit SSE2 build and the plain C paths (aarch64, no SSE2) must print
-// the same line: the library promises the same bytes wherever it runs.
+// the same line: the library gives the same bytes wherever it runs (rotations beyond 100,000 rad,
+// which go through libm, aside; none are drawn here).
 #include <collworld.h>
 
 #include <stdint.h>
