@@ -555,7 +555,7 @@ static bool peek_row(sweep *sw)
 
 typedef enum probe_result { PROBE_UNKNOWN, PROBE_HIT, PROBE_APART } probe_result;
 
-static bool opaque_inside(const cw__body *body, double x, double y)
+static CW__ALWAYS_INLINE bool opaque_inside(const cw__body *body, double x, double y)
 {
     const cw_mask *m = body->mask;
     if (!(x >= m->box[0] && x < m->box[2] && y >= m->box[1] && y < m->box[3]))
@@ -573,7 +573,7 @@ static bool opaque_inside(const cw__body *body, double x, double y)
 // tolerance, as the opaque boxes always were; along a diagonal only if the outline does not reach
 // the polygon at all, which no walk could call an overlap either. Most pairs whose boxes meet but
 // whose sprites do not (two discs side by side, corner to corner) end here.
-static bool outline_meets_dop(const cw__body *from, const cw__body *to, const cw__map *m, double box[4])
+static bool outline_meets_dop(const cw__body *from, const cw__body *to, const cw__map *m, double box[4], double oct[4])
 {
     const cw_mask *f = from->mask;
     const cw__dop8 *d = &to->mask->dop;
@@ -608,6 +608,7 @@ static bool outline_meets_dop(const cw__body *from, const cw__body *to, const cw
 #endif
     box[0] = cw__max(lo_x, d->x0), box[2] = cw__min(hi_x, d->x1);
     box[1] = cw__max(lo_y, d->y0), box[3] = cw__min(hi_y, d->y1);
+    oct[0] = lo_sum, oct[1] = hi_sum, oct[2] = lo_diff, oct[3] = hi_diff;
     return box[2] - box[0] > to->eps_x && box[3] - box[1] > to->eps_y && hi_sum > d->sum0 && lo_sum < d->sum1 &&
            hi_diff > d->diff0 && lo_diff < d->diff1;
 }
@@ -618,8 +619,8 @@ static bool outline_meets_dop(const cw__body *from, const cw__body *to, const cw
 static probe_result probe(const cw__body *body_a, const cw__body *body_b, const cw__map *ab, const cw__map *ba)
 {
     const cw_mask *b = body_b->mask;
-    double shared[4]; // where A may meet B, in B's texel space
-    if (!outline_meets_dop(body_a, body_b, ab, shared))
+    double shared[4], oct[4]; // where A may meet B, in B's texel space
+    if (!outline_meets_dop(body_a, body_b, ab, shared, oct))
         return PROBE_APART;
     double lo_x = shared[0], lo_y = shared[1], hi_x = shared[2], hi_y = shared[3];
     // A 4 x 4 pattern over the shared box, odd fractions to avoid texel edges; across each row the
@@ -628,7 +629,8 @@ static probe_result probe(const cw__body *body_a, const cw__body *body_b, const 
     for (int k = 0; k < 16; k++) {
         double y = lo_y + at[k >> 2] * (hi_y - lo_y);
         int row = (int)y; // y >= b->y0 >= 0
-        double span_lo = cw__max(lo_x, b->spans[2 * row]), span_hi = cw__min(hi_x, b->spans[2 * row + 1]);
+        double span_lo = cw__max(cw__max(lo_x, b->spans[2 * row]), cw__max(oct[0] - y, oct[2] + y));
+        double span_hi = cw__min(cw__min(hi_x, b->spans[2 * row + 1]), cw__min(oct[1] - y, oct[3] + y));
         if (span_lo >= span_hi)
             continue;
         double x = span_lo + at[k & 3] * (span_hi - span_lo);
@@ -637,8 +639,8 @@ static probe_result probe(const cw__body *body_a, const cw__body *body_b, const 
         if (opaque_inside(body_a, ba->ox + x * ba->ux + y * ba->vx, ba->oy + x * ba->uy + y * ba->vy))
             return PROBE_HIT;
     }
-    double unused[4];
-    return outline_meets_dop(body_b, body_a, ba, unused) ? PROBE_UNKNOWN : PROBE_APART;
+    double unused[4], unused_oct[4];
+    return outline_meets_dop(body_b, body_a, ba, unused, unused_oct) ? PROBE_UNKNOWN : PROBE_APART;
 }
 
 // Whether m maps every point of mask a's texel rectangle within 2^20 of the origin of the other
