@@ -307,7 +307,9 @@ bool cw__overlap_bodies(const cw__body *a, const cw__body *b, cw_manifold *manif
         return cw__obbs_overlap(&oa, &ob);
     }
     bool swapped = cw__compare_bodies(a, b) > 0;
-    const cw__body *first = swapped ? b : a, *second = swapped ? a : b;
+    // Picked by index rather than by a branch: which way round a pair comes is a coin toss.
+    const cw__body *const given[2] = {a, b};
+    const cw__body *first = given[swapped], *second = given[!swapped];
     cw_manifold found;
     bool hit;
     if (first->is_box && second->is_box) {
