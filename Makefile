@@ -383,7 +383,11 @@ M32_FLAGS := -m32 -msse2 -mfpmath=sse -Wno-psabi
 A64_CC    := aarch64-linux-gnu-gcc
 FMA_FLAGS := -std=gnu11 -O2 -march=haswell -Iinclude -pthread
 count_fused = objdump -d $(1) | grep -c 'vf[n]*m\(add\|sub\)[0-9]'
-PORTABILITY_PKGS = $(if $(wildcard /usr/lib/gcc/x86_64-linux-gnu/*/32/libgcc.a),,gcc-multilib) \
+# The 32-bit C library and libgcc by name: Debian's gcc-multilib conflicts with its aarch64 cross
+# compiler, and apt would refuse the pair on a fresh machine (or drop gcc-multilib for it).
+GCC_MAJOR := $(or $(shell $(CC) -dumpversion 2>/dev/null | cut -d. -f1),12)
+PORTABILITY_PKGS = $(if $(wildcard /usr/lib32/crt1.o),,libc6-dev-i386) \
+                   $(if $(wildcard /usr/lib/gcc/x86_64-linux-gnu/*/32/libgcc.a),,lib32gcc-$(GCC_MAJOR)-dev) \
                    $(if $(shell command -v $(A64_CC)),,gcc-aarch64-linux-gnu) \
                    $(if $(shell command -v qemu-aarch64),,qemu-user)
 check-portability: check-amalgamation
