@@ -33,7 +33,7 @@ ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize
 
 .PHONY: FORCE install uninstall check-exports check-install check-cxx check-cmake amalgamate check-amalgamation check-portability
 .PHONY: fuzz fuzz-build deps-fuzz docs
-.PHONY: all test unit soak asan tsan valgrind bench demo demo-art demo-headless demo-selftest example clean deps deps-lib deps-demo
+.PHONY: all test unit soak asan tsan valgrind valgrind-suite lua-valgrind bench demo demo-art demo-headless demo-selftest example clean deps deps-lib deps-demo
 .PHONY: deps-bench bench-check lua lua-test lua-oom lua-valgrind install-lua uninstall-lua deps-lua deps-lua-dev
 all: libcollworld.a libcollworld.so
 
@@ -102,10 +102,15 @@ asan: $(BUILD)/asan/test_collworld
 	CW_TEST_GROUP=minimum ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(BUILD)/asan/test_collworld
 
 # valgrind memcheck on a lighter run of the same suite (CW_TEST_SCALE divides the random case counts)
-valgrind: $(BUILD)/test_collworld
-	CW_TEST_SCALE=40 valgrind -q --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=definite \
-	    ./$(BUILD)/test_collworld
+# and on the Lua tests. `make valgrind-suite SHARD=k/n` runs the suite's k-th of n shares of its
+# groups (CW_TEST_SHARD): CI runs its two halves on the two cores.
+SHARD ?= 0/1
+valgrind: valgrind-suite
 	@$(MAKE) --no-print-directory lua-valgrind
+
+valgrind-suite: $(BUILD)/test_collworld
+	CW_TEST_SHARD=$(SHARD) CW_TEST_SCALE=40 valgrind -q --error-exitcode=3 --leak-check=full \
+	    --errors-for-leak-kinds=definite ./$(BUILD)/test_collworld
 
 # The README's examples, run so that they cannot go stale.
 $(BUILD)/readme_%: demo/readme_%.c libcollworld.a
