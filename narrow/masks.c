@@ -567,7 +567,8 @@ static CW__ALWAYS_INLINE bool opaque_inside(const cw__body *body, double x, doub
 }
 
 // The box in `to`'s texel space where `from`'s opaque texels may meet `to`'s, as [lo, hi] on x and
-// y; false if there is none (apart). `from`'s outline (its opaque hull, or its 8-direction polygon
+// y, and in oct how far the mapped outline reaches along x + y and x - y (lo, hi, lo, hi); false if
+// there is none (apart). `from`'s outline (its opaque hull, or its 8-direction polygon
 // where that has fewer corners), mapped by m, is measured along `to`'s eight directions and
 // compared with `to`'s 8-direction polygon: apart along x or y if the overlap is within the
 // tolerance, as the opaque boxes always were; along a diagonal only if the outline does not reach
@@ -624,7 +625,8 @@ static probe_result probe(const cw__body *body_a, const cw__body *body_b, const 
         return PROBE_APART;
     double lo_x = shared[0], lo_y = shared[1], hi_x = shared[2], hi_y = shared[3];
     // A 4 x 4 pattern over the shared box, odd fractions to avoid texel edges; across each row the
-    // pattern spreads over B's opaque span there, so most samples land on B. Each sample is moved to
+    // pattern spreads over B's opaque span there within A's octagon (x + y and x - y), so most
+    // samples land on B and many on A. Each sample is moved to
     // the centre of its texel of B, which is inside it by half a texel, beyond the tolerance (a box
     // under 2e-6 units, whose tolerance is half its texel or more, leaves the pair to the walks).
     static const double at[4] = {0.382, 0.618, 0.127, 0.873};
@@ -636,7 +638,8 @@ static probe_result probe(const cw__body *body_a, const cw__body *body_b, const 
         double span_hi = cw__min(cw__min(hi_x, b->spans[2 * row + 1]), cw__min(oct[1] - y, oct[3] + y));
         if (span_lo >= span_hi)
             continue;
-        int col = (int)(span_lo + at[k & 3] * (span_hi - span_lo)); // within the row's span
+        // Within the row's span: where the span left is a sliver, the sum may round up to its end.
+        int col = cw__int_min((int)(span_lo + at[k & 3] * (span_hi - span_lo)), b->spans[2 * row + 1] - 1);
         if (!((cw__row(b, row)[col >> 6] >> (col & 63)) & 1u))
             continue;
         double x = col + 0.5, yc = row + 0.5;
