@@ -626,9 +626,9 @@ static probe_result probe(const cw__body *body_a, const cw__body *body_b, const 
     double lo_x = shared[0], lo_y = shared[1], hi_x = shared[2], hi_y = shared[3];
     // A 4 x 4 pattern over the shared box, odd fractions to avoid texel edges; across each row the
     // pattern spreads over B's opaque span there within A's octagon (x + y and x - y), so most
-    // samples land on B and many on A. Each sample is moved to
-    // the centre of its texel of B, which is inside it by half a texel, beyond the tolerance (a box
-    // under 2e-6 units, whose tolerance is half its texel or more, leaves the pair to the walks).
+    // samples land on B and many on A. Each sample is moved to the centre of its texel of B, which
+    // is inside it by half a texel, beyond the tolerance (a box under 2e-6 units, whose tolerance
+    // is half its texel or more, leaves the pair to the walks).
     static const double at[4] = {0.382, 0.618, 0.127, 0.873};
     int samples = body_b->eps_x < 0.5 && body_b->eps_y < 0.5 ? 16 : 0;
     for (int k = 0; k < samples; k++) {
