@@ -30,12 +30,18 @@ static bool in_shard(void)
     return index++ % n == k;
 }
 
+// Groups run so far: a selection that runs none is an error (a mistyped group, or a shard that
+// would pass by running nothing).
+static int groups_run = 0;
+
 // Whether the group is selected by CW_TEST_GROUP (all are without it) and CW_TEST_SHARD.
 static bool selected(const char *group)
 {
     const char *only = getenv("CW_TEST_GROUP");
     bool shard = in_shard();
-    return shard && (only == NULL || strstr(group, only) != NULL);
+    bool run = shard && (only == NULL || strstr(group, only) != NULL);
+    groups_run += run;
+    return run;
 }
 
 #define RUN_GROUP(name, tests)                                                                                      \
@@ -86,6 +92,10 @@ int main(void)
     failed += RUN_GROUP("moves", move_tests);
     failed += RUN_GROUP("aabb", aabb_tests);
     failed += RUN_GROUP("mask release", mask_release_tests);
+    if (groups_run == 0) {
+        fprintf(stdout, "collworld tests: CW_TEST_GROUP and CW_TEST_SHARD selected no group\n");
+        return 1;
+    }
     if (failed)
         fprintf(stdout, "collworld tests: %d test(s) FAILED\n", failed);
     return failed ? 1 : 0;
