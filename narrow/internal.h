@@ -131,12 +131,15 @@ int cw__mask_compare(const cw_mask *a, const cw_mask *b);
 
 static inline const uint64_t *cw__row(const cw_mask *m, int y) { return m->bits + (size_t)y * (size_t)m->words; }
 
+// Texel (x, y) of a mask that has it (0 <= x < width, 0 <= y < height: not checked).
+static inline bool cw__texel_at(const cw_mask *m, int x, int y) { return (cw__row(m, y)[x >> 6] >> (x & 63)) & 1u; }
+
 // Texel (x, y), transparent outside the mask.
 static inline bool cw__texel(const cw_mask *m, int x, int y)
 {
     if (x < 0 || y < 0 || x >= m->width || y >= m->height)
         return false;
-    return (cw__row(m, y)[x >> 6] >> (x & 63)) & 1u;
+    return cw__texel_at(m, x, y);
 }
 
 // --- transforms and shapes (shape.c) ---

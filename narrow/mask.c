@@ -395,7 +395,5 @@ bool cw_mask_get(const cw_mask *mask, int x, int y)
 {
     if (!check_mask(mask))
         return false;
-    if (x < 0 || y < 0 || x >= mask->width || y >= mask->height)
-        return false;
-    return (cw__row(mask, y)[x >> 6] >> (x & 63)) & 1u;
+    return cw__texel(mask, x, y);
 }

@@ -563,7 +563,7 @@ static CW__ALWAYS_INLINE bool opaque_inside(const cw__body *body, double x, doub
     int i = (int)x, j = (int)y; // non-negative here, so truncation is floor
     if (fabs(x - i - 0.5) >= 0.5 - body->eps_x || fabs(y - j - 0.5) >= 0.5 - body->eps_y)
         return false; // on (or within the tolerance of) a texel edge: proves nothing
-    return (cw__row(m, j)[i >> 6] >> (i & 63)) & 1u;
+    return cw__texel_at(m, i, j);
 }
 
 // The box in `to`'s texel space where `from`'s opaque texels may meet `to`'s, as [lo, hi] on x and
@@ -640,7 +640,7 @@ static probe_result probe(const cw__body *body_a, const cw__body *body_b, const 
             continue;
         // Within the row's span: where the span left is a sliver, the sum may round up to its end.
         int col = cw__int_min((int)(span_lo + at[k & 3] * (span_hi - span_lo)), b->spans[2 * row + 1] - 1);
-        if (!((cw__row(b, row)[col >> 6] >> (col & 63)) & 1u))
+        if (!cw__texel_at(b, col, row))
             continue;
         double x = col + 0.5, yc = row + 0.5;
         if (opaque_inside(body_a, ba->ox + x * ba->ux + yc * ba->vx, ba->oy + x * ba->uy + yc * ba->vy))
