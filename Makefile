@@ -390,7 +390,7 @@ FMA_FLAGS := -std=gnu11 -O2 -march=haswell -Iinclude -pthread
 count_fused = objdump -d $(1) | grep -c 'vf[n]*m\(add\|sub\)[0-9]'
 # The 32-bit C library and libgcc by name: Debian's gcc-multilib conflicts with its aarch64 cross
 # compiler, and apt would refuse the pair on a fresh machine (or drop gcc-multilib for it).
-GCC_MAJOR := $(or $(shell $(CC) -dumpversion 2>/dev/null | cut -d. -f1),12)
+GCC_MAJOR = $(or $(shell $(CC) -dumpversion 2>/dev/null | cut -d. -f1),12)
 PORTABILITY_PKGS = $(if $(wildcard /usr/lib32/crt1.o),,libc6-dev-i386) \
                    $(if $(wildcard /usr/lib/gcc/x86_64-linux-gnu/*/32/libgcc.a),,lib32gcc-$(GCC_MAJOR)-dev) \
                    $(if $(shell command -v $(A64_CC)),,gcc-aarch64-linux-gnu) \
