@@ -224,6 +224,9 @@ typedef struct cw_shape {
 
 /// Returns a box shape covering [0, width] x [0, height] in local units. Invalid sizes (<= 0 or not
 /// finite) are kept as given and make every call that uses the shape fail with an error.
+/// The touching tolerance (about 1e-6 local units, see cw_overlap()) holds for the box's own size
+/// too: an overlap counts only where it is thicker than that, so a box with a side under 1e-6 units
+/// touches nothing, and one of a few times that touches only what it lies well into.
 CW_API cw_shape cw_shape_box(float width, float height);
 
 /// Returns a shape covering the opaque texels of `mask`, which it borrows. A NULL mask gives a shape
@@ -286,7 +289,8 @@ typedef struct cw_manifold {
 /// conventions above). Exact for box-box, box-mask and mask-mask at any rotation, scale and mirroring;
 /// `cw_overlap(a, ta, b, tb)` always equals `cw_overlap(b, tb, a, ta)`. Work is done relative to one
 /// of the two shapes, so pairs far from the world origin keep their precision. Configurations within
-/// about 1e-6 local units of merely touching count as touching (no overlap).
+/// about 1e-6 local units of merely touching count as touching (no overlap), and so do overlaps no
+/// thicker than that (up to 1.42e-6 measured across a turned pair).
 ///
 /// Transforms are combined in double precision: for moderate placements (positions, pivot offsets
 /// and sizes as for cw_manifold) rounding stays far below that tolerance and the answer is exact.

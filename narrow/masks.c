@@ -79,7 +79,11 @@ static void setup_slabs(sweep *sw)
     sw->clips = 0;
     for (int k = 0; k < 4; k++) {
         double nx = dirs[k][0], ny = dirs[k][1];
-        double eps = cw__min(sw->eps_x, sw->eps_y);
+        // Points within the tolerance of B's outline cannot count, so the slab loses it from both
+        // sides, but never more than a quarter of its width: a box under 4e-6 units has a tolerance
+        // of a quarter of its unit square or more, and would lose the whole slab although its runs'
+        // own test still finds what lies well inside it. A narrower slab than that only clips less.
+        double eps = cw__min(cw__min(sw->eps_x, sw->eps_y), 0.25 * (hi[k] - lo[k]));
         slab sl = {lo[k] + eps, hi[k] - eps, nx * m->ox + ny * m->oy, nx * m->ux + ny * m->uy,
                    nx * m->vx + ny * m->vy, 0};
         if (sw->moving)

@@ -275,9 +275,131 @@ static void test_random_extreme_placements(void **state)
     assert_true(hits > n / 200 && apart > n / 20); // some overlap (about 2.5%), many are gated
 }
 
+// Boxes of 1e-7 to 1e-5 units, where the touching tolerance (about 1e-6 local units) is a large part
+// of the box or all of it, against ordinary shapes, all at unit scale so that every tolerance is
+// about 1e-6 world units, measured along either shape's axes, so up to 1.42e-6 along the other's
+// when they are turned: an overlap thicker than TINY_BAND counts, a gap wider than it separates, and
+// the cases between are skipped. B goes anywhere over A's box, or (its box's centre) within
+// 4e-6 of one of A's texel edges. A box with a side under 2e-6 units skips the sample points (within
+// its tolerance), and one under 4e-6 keeps a quarter of its width in the walks' clips: both paths
+// are counted.
+#define TINY_BAND 1.5e-6
+
+// A side of 1e-7 to 1e-5 units, half the time over TINY_BAND (a box that can be decided overlapping).
+static float tiny_side(gen_rng *r)
+{
+    double lo = gen_chance(r, 0.5) ? 1.55e-6 : 1e-7;
+    return (float)exp(gen_range(r, log(lo), log(1e-5)));
+}
+
+static void unit_scale_transform(gen_rng *r, const gen_shape *s, cw_transform *t)
+{
+    gen_random_transform(r, s, t);
+    t->scale = (cw_vec2){copysignf(1.0f, t->scale.x), copysignf(1.0f, t->scale.y)};
+}
+
+// A's local point where B goes: anywhere over its box, or beside one of its texel edges.
+static void tiny_target(gen_rng *r, const gen_shape *a, double *lx, double *ly)
+{
+    double w = a->is_box ? a->box_w : a->w, h = a->is_box ? a->box_h : a->h;
+    *lx = gen_range(r, 0, w), *ly = gen_range(r, 0, h);
+    if (gen_chance(r, 0.5))
+        return;
+    double offset = gen_range(r, -4e-6, 4e-6);
+    if (gen_chance(r, 0.5))
+        *lx = (a->is_box ? w * gen_int(r, 0, 1) : gen_int(r, 0, a->w)) + offset;
+    else
+        *ly = (a->is_box ? h * gen_int(r, 0, 1) : gen_int(r, 0, a->h)) + offset;
+}
+
+static void test_random_tiny_boxes(void **state)
+{
+    (void)state;
+    int n = gen_scaled(4000) < 600 ? 600 : gen_scaled(4000); // enough for the floors on any salt
+    int hits = 0, apart = 0, skipped = 0, tiny_hits = 0, near_misses = 0, failures = 0;
+    for (int k = 0; k < n; k++) {
+        gen_rng r = gen_seed(0x7129b000ull + (uint64_t)k);
+        gen_shape sa, sb;
+        double kind = gen_unit(&r);
+        if (kind < 0.2) { // one texel, as likely to walk first as the box (it once lost every overlap then)
+            unsigned char *solid = malloc(1);
+            assert_non_null(solid);
+            solid[0] = 1;
+            assert_true(gen_mask_shape(&sa, solid, 1, 1, GEN_FILLED, 1.0, 0));
+        } else if (kind < 0.75) {
+            assert_true(gen_random_mask(&r, &sa));
+        } else {
+            gen_random_box(&r, &sa);
+        }
+        gen_box_shape(&sb, tiny_side(&r), tiny_side(&r));
+        cw_transform ta, tb;
+        unit_scale_transform(&r, &sa, &ta);
+        unit_scale_transform(&r, &sb, &tb);
+        if (gen_chance(&r, 0.5)) // B's box where its position is
+            tb.origin = (cw_vec2){0.5f * sb.box_w, 0.5f * sb.box_h};
+        ta.position = (cw_vec2){(float)gen_range(&r, -100, 100), (float)gen_range(&r, -100, 100)};
+        double lx, ly, wx, wy;
+        tiny_target(&r, &sa, &lx, &ly);
+        ref_to_world(&ta, lx, ly, &wx, &wy);
+        tb.position = (cw_vec2){(float)wx, (float)wy};
+        bool ab = cw_overlap(&sa.shape, &ta, &sb.shape, &tb, NULL), ba = cw_overlap(&sb.shape, &tb, &sa.shape, &ta, NULL);
+        double m = ref_margin(&sa.ref, &ta, &sb.ref, &tb);
+        bool decided = fabs(m) > TINY_BAND, skips_samples = sb.box_w < 2e-6f || sb.box_h < 2e-6f;
+        if (ab != ba || (decided && ab != (m > 0))) {
+            if (failures++ < MAX_PRINTED) {
+                printf("  tiny case %d: ab %d ba %d, reference margin %.9g\n", k, ab, ba, m);
+                gen_print_shape(stdout, "a", &sa);
+                gen_print_transform(stdout, "ta", &ta);
+                gen_print_shape(stdout, "b", &sb);
+                gen_print_transform(stdout, "tb", &tb);
+            }
+        }
+        skipped += !decided;
+        hits += decided && m > 0;
+        apart += decided && m < 0;
+        tiny_hits += decided && m > 0 && skips_samples;
+        near_misses += decided && m < 0 && m > -1e-5 && skips_samples;
+        gen_shape_free(&sa);
+        gen_shape_free(&sb);
+    }
+    printf("  %d tiny boxes: %d overlap, %d apart, %d skipped as near-touching, %d failed; with a side under 2e-6 units, "
+           "%d overlap and %d apart by under 1e-5\n", n, hits, apart, skipped, failures, tiny_hits, near_misses);
+    assert_int_equal(failures, 0);
+    // Both answers well represented, also for boxes that skip the samples.
+    assert_true(hits * 10 > n && apart * 10 > n && tiny_hits * 200 > n && near_misses * 200 > n);
+}
+
+// A box of 1.6e-6 to 3.5e-6 units in the middle of a one-texel mask overlaps it through and through
+// (thicker than the tolerance), turned or not; 2e-6 beyond the texel's edge it does not. The walk
+// over the box once clipped its unit square by the tolerance from both sides, which left nothing
+// of a box under 2e-6 units, and the race ended there.
+static void test_tiny_box_inside_a_texel(void **state)
+{
+    (void)state;
+    unsigned char opaque[4] = {255, 255, 255, 255};
+    cw_mask *mask = cw_mask_from_rgba(opaque, 1, 1, 4, 128);
+    assert_non_null(mask);
+    const cw_shape texel = cw_shape_mask(mask);
+    const cw_transform at = {.position = {2.0f, -3.0f}, .rotation = 0, .scale = {1, 1}, .origin = {0.5f, 0.5f}};
+    static const float sides[] = {1.6e-6f, 1.9e-6f, 2.5e-6f, 3.5e-6f};
+    static const float turns[] = {0.0f, 1.57079637f, 0.3f, -6.28318548f};
+    for (size_t i = 0; i < sizeof sides / sizeof sides[0]; i++)
+        for (size_t k = 0; k < sizeof turns / sizeof turns[0]; k++) {
+            const cw_shape box = cw_shape_box(sides[i], 0.8f * sides[i]);
+            cw_transform t = {.position = at.position, .rotation = turns[k], .scale = {1, 1},
+                              .origin = {0.5f * sides[i], 0.4f * sides[i]}};
+            t.position.x += 0.141f;
+            assert_true(cw_overlap(&texel, &at, &box, &t, NULL) && cw_overlap(&box, &t, &texel, &at, NULL));
+            t.position.x = at.position.x + 0.5f + 1.5f * sides[i] + 2e-6f; // beyond the right edge
+            assert_false(cw_overlap(&texel, &at, &box, &t, NULL) || cw_overlap(&box, &t, &texel, &at, NULL));
+        }
+    cw_mask_destroy(mask);
+}
+
 const struct CMUnitTest overlap_tests[] = {
     cmocka_unit_test(test_random_box_box),   cmocka_unit_test(test_random_box_mask),
     cmocka_unit_test(test_random_mask_box),  cmocka_unit_test(test_random_mask_mask),
     cmocka_unit_test(test_random_near_contact), cmocka_unit_test(test_threads_share_masks),
-    cmocka_unit_test(test_random_extreme_placements),
+    cmocka_unit_test(test_random_extreme_placements), cmocka_unit_test(test_random_tiny_boxes),
+    cmocka_unit_test(test_tiny_box_inside_a_texel),
 };
