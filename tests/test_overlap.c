@@ -87,9 +87,10 @@ static void run_random(unsigned stream, gen_kind kind, int count, const char *na
     // The skip must stay rare (< 5%), or the comparison would prove nothing. (Tiny runs, as under
     // valgrind with CW_TEST_SCALE=20, may have a couple.)
     assert_true(t.skipped * 20 < t.cases || (t.cases < 200 && t.skipped <= 2));
-    // Both answers must be well represented.
+    // Both answers must be well represented: at least 5% each (box-box pairs are apart in some 15%,
+    // and a short run, as under valgrind with CW_TEST_SCALE=40, can fall under 10% on some salts).
     if (t.cases >= 100)
-        assert_true(t.overlapping * 10 > t.cases && t.apart * 10 > t.cases);
+        assert_true(t.overlapping * 20 > t.cases && t.apart * 20 > t.cases);
 }
 
 static void test_random_box_box(void **state)
