@@ -26,7 +26,7 @@ extern const struct CMUnitTest alloc_tests[ALLOC_TEST_COUNT];
 #define EXACT_TEST_COUNT 13
 extern const struct CMUnitTest exact_tests[EXACT_TEST_COUNT];
 
-#define OVERLAP_TEST_COUNT 9
+#define OVERLAP_TEST_COUNT 11
 extern const struct CMUnitTest overlap_tests[OVERLAP_TEST_COUNT];
 
 // cw_overlap's translated path (unrotated masks at one scale) against the reference, both ways

@@ -276,6 +276,99 @@ static void test_random_extreme_placements(void **state)
     assert_true(hits > n / 200 && apart > n / 20); // some overlap (about 2.5%), many are gated
 }
 
+// The header promises exact answers over the moderate range (sizes and scales in [1e-6, 1e6],
+// positions below 1e7), and the tolerance is in local units, so scaling a whole case changes
+// nothing but the units: the random and near-contact cases, every position and scale multiplied by
+// S (1e-5 to 1e5, kept so that positions stay below 1e7), must still match the reference outside
+// NEAR_TOUCH * S.
+static void test_random_scaled_cases(void **state)
+{
+    (void)state;
+    int n = gen_scaled(2000) < 100 ? 100 : gen_scaled(2000), hits = 0, apart = 0, failures = 0;
+    for (int k = 0; k < n; k++) {
+        gen_case c;
+        unsigned stream = k % 2 ? GEN_STREAM_CONTACT : GEN_STREAM_OVERLAP;
+        assert_true(gen_case_make(&c, gen_case_seed(stream, (gen_kind)(k / 2 % 4), (uint32_t)(k / 8))));
+        gen_rng r = gen_seed(c.seed ^ 0x5ca1edull);
+        double reach = fmax(fmax(fabs(c.ta.position.x), fabs(c.ta.position.y)),
+                            fmax(fabs(c.tb.position.x), fabs(c.tb.position.y)));
+        double scale = fmin(exp(gen_range(&r, log(1e-5), log(1e5))), 0.99e7 / fmax(reach, 1));
+        cw_transform *both[2] = {&c.ta, &c.tb};
+        for (int i = 0; i < 2; i++) {
+            cw_transform *t = both[i];
+            t->position = (cw_vec2){(float)(t->position.x * scale), (float)(t->position.y * scale)};
+            t->scale = (cw_vec2){(float)(t->scale.x * scale), (float)(t->scale.y * scale)};
+        }
+        bool ab = cw_overlap(&c.a.shape, &c.ta, &c.b.shape, &c.tb, NULL);
+        bool ba = cw_overlap(&c.b.shape, &c.tb, &c.a.shape, &c.ta, NULL);
+        double m = ref_margin_capped(&c.a.ref, &c.ta, &c.b.ref, &c.tb, 2 * NEAR_TOUCH * scale);
+        bool decided = fabs(m) > NEAR_TOUCH * scale;
+        if ((ab != ba || (decided && ab != (m > 0))) && failures++ < MAX_PRINTED) {
+            printf("  scaled case %d (by %.9g): ab %d ba %d, reference margin %.9g\n", k, scale, ab, ba, m);
+            gen_case_print(stdout, &c);
+        }
+        hits += decided && m > 0;
+        apart += decided && m < 0;
+        gen_case_free(&c);
+    }
+    printf("  %d scaled cases: %d overlap, %d apart, %d failed\n", n, hits, apart, failures);
+    assert_int_equal(failures, 0);
+    assert_true(hits * 10 > n && apart * 10 > n);
+}
+
+// A sprite or box scaled down by 1e-6 to 1e-2 (so from a texel of 1e-6 units) beside an ordinary
+// shape, anywhere over it or astride one of its edges: decided outside its tolerance in world
+// units, 1.5e-6 times its scale (the small one's is smaller).
+static void test_random_small_beside_large(void **state)
+{
+    (void)state;
+    int n = gen_scaled(4000) < 100 ? 100 : gen_scaled(4000), hits = 0, apart = 0, smallest = 0, failures = 0;
+    for (int k = 0; k < n; k++) {
+        gen_rng r = gen_seed(0x5e1a6000ull + (uint64_t)k);
+        gen_shape sa, sb;
+        assert_true(gen_random_shape(&r, &sa, gen_chance(&r, 0.4)));
+        assert_true(gen_random_shape(&r, &sb, gen_chance(&r, 0.4)));
+        cw_transform ta, tb;
+        gen_random_transform(&r, &sa, &ta);
+        gen_random_transform(&r, &sb, &tb);
+        double f = exp(gen_range(&r, log(1e-6), log(1e-2)));
+        tb.scale = (cw_vec2){(float)(tb.scale.x * f), (float)(tb.scale.y * f)};
+        ta.position = (cw_vec2){(float)gen_range(&r, -100, 100), (float)gen_range(&r, -100, 100)};
+        double w = sa.is_box ? sa.box_w : sa.w, h = sa.is_box ? sa.box_h : sa.h;
+        double lx = gen_range(&r, 0, w), ly = gen_range(&r, 0, h), wx, wy, lo[2], hi[2];
+        if (gen_chance(&r, 0.5)) { // astride an edge (of A's box, or between two of its texels)
+            double offset = gen_range(&r, -200, 200) * f;
+            if (gen_chance(&r, 0.5))
+                lx = (sa.is_box ? w * gen_int(&r, 0, 1) : gen_int(&r, 0, sa.w)) + offset;
+            else
+                ly = (sa.is_box ? h * gen_int(&r, 0, 1) : gen_int(&r, 0, sa.h)) + offset;
+        }
+        ref_to_world(&ta, lx, ly, &wx, &wy);
+        if (!ref_aabb(&sb.ref, &tb, false, lo, hi)) // B's covered box centred there
+            ref_aabb(&sb.ref, &tb, true, lo, hi);
+        tb.position = (cw_vec2){(float)(wx - 0.5 * (lo[0] + hi[0])), (float)(wy - 0.5 * (lo[1] + hi[1]))};
+        bool ab = cw_overlap(&sa.shape, &ta, &sb.shape, &tb, NULL), ba = cw_overlap(&sb.shape, &tb, &sa.shape, &ta, NULL);
+        double m = ref_margin(&sa.ref, &ta, &sb.ref, &tb);
+        bool decided = fabs(m) > 1.5e-6 * fmax(fabs(ta.scale.x), fabs(ta.scale.y));
+        if ((ab != ba || (decided && ab != (m > 0))) && failures++ < MAX_PRINTED) {
+            printf("  small case %d (scaled by %.9g): ab %d ba %d, reference margin %.9g\n", k, f, ab, ba, m);
+            gen_print_shape(stdout, "a", &sa);
+            gen_print_transform(stdout, "ta", &ta);
+            gen_print_shape(stdout, "b", &sb);
+            gen_print_transform(stdout, "tb", &tb);
+        }
+        hits += decided && m > 0;
+        apart += decided && m < 0;
+        smallest += decided && f < 1e-4;
+        gen_shape_free(&sa);
+        gen_shape_free(&sb);
+    }
+    printf("  %d small beside large: %d overlap, %d apart (%d scaled under 1e-4), %d failed\n", n, hits, apart, smallest,
+           failures);
+    assert_int_equal(failures, 0);
+    assert_true(hits * 5 > n && apart * 5 > n && smallest * 5 > n);
+}
+
 // Boxes of 1e-7 to 1e-5 units, where the touching tolerance (about 1e-6 local units) is a large part
 // of the box or all of it, against ordinary shapes, all at unit scale so that every tolerance is
 // about 1e-6 world units, measured along either shape's axes, so up to 1.42e-6 along the other's
@@ -402,5 +495,6 @@ const struct CMUnitTest overlap_tests[] = {
     cmocka_unit_test(test_random_mask_box),  cmocka_unit_test(test_random_mask_mask),
     cmocka_unit_test(test_random_near_contact), cmocka_unit_test(test_threads_share_masks),
     cmocka_unit_test(test_random_extreme_placements), cmocka_unit_test(test_random_tiny_boxes),
-    cmocka_unit_test(test_tiny_box_inside_a_texel),
+    cmocka_unit_test(test_tiny_box_inside_a_texel), cmocka_unit_test(test_random_scaled_cases),
+    cmocka_unit_test(test_random_small_beside_large),
 };
