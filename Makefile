@@ -436,21 +436,23 @@ check-portability: check-amalgamation
 	@echo "check-portability: the examples and the fingerprint print the same on x86-64, 32-bit x86 and aarch64; x87 and -ffast-math refused; nothing fused"
 
 # The whole cmocka suite at 32 bits (the same SSE2 arithmetic flags), a little smaller than `make
-# unit` (CW_TEST_SCALE=$(M32_TEST_SCALE)): every answer the suite checks, not only the fingerprint.
-# Debian's i386 cmocka comes by multiarch: as root, the i386 architecture is added first (apt then
-# fetches its package lists); otherwise run `sudo dpkg --add-architecture i386` before the apt line.
+# unit` (CW_TEST_SCALE=$(M32_TEST_SCALE)): every answer the suite checks, not only the fingerprint;
+# SHARD=k/n runs a share of its groups (CI runs the halves on its two lanes). Debian's i386 cmocka
+# comes by multiarch: as root, the i386 architecture is added first (apt then fetches its package
+# lists); otherwise run `sudo dpkg --add-architecture i386` before the apt line it prints.
 M32_TEST_SCALE ?= 6
 M32_TEST_PKGS = $(if $(wildcard /usr/lib/i386-linux-gnu/libcmocka.so),,libcmocka-dev:i386)
-check-m32: deps
+$(BUILD)/m32/test_collworld: $(TEST_SRC) $(wildcard tests/*.h) $(LIB_SRC) $(wildcard include/*.h narrow/*.h broad/*.h world/*.h) | deps
 	$(call install_packages,$(strip $(PORTABILITY_PKGS)))
 	@if [ -n "$(M32_TEST_PKGS)" ] && [ "$$(id -u)" = 0 ] && ! dpkg --print-foreign-architectures | grep -qx i386; then \
 	    echo "dpkg --add-architecture i386"; dpkg --add-architecture i386; \
 	fi
 	$(call install_packages,$(M32_TEST_PKGS))
-	@mkdir -p $(BUILD)/m32
-	$(CC) $(M32_FLAGS) $(WARN) -Werror -O2 -g -Iinclude -pthread -o $(BUILD)/m32/test_collworld $(TEST_SRC) $(LIB_SRC) \
-	    -lcmocka -lm
-	CW_TEST_SCALE=$(M32_TEST_SCALE) ./$(BUILD)/m32/test_collworld
+	@mkdir -p $(@D)
+	$(CC) $(M32_FLAGS) $(WARN) -Werror -O2 -g -Iinclude -pthread -o $@ $(TEST_SRC) $(LIB_SRC) -lcmocka -lm
+
+check-m32: $(BUILD)/m32/test_collworld
+	CW_TEST_SHARD=$(SHARD) CW_TEST_SCALE=$(M32_TEST_SCALE) ./$(BUILD)/m32/test_collworld
 
 # The header compiles as C++ without a warning (several standards), and links as extern "C".
 CXX_STDS := c++11 c++17 c++20
