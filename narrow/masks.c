@@ -79,10 +79,8 @@ static void setup_slabs(sweep *sw)
     sw->clips = 0;
     for (int k = 0; k < 4; k++) {
         double nx = dirs[k][0], ny = dirs[k][1];
-        // Points within the tolerance of B's outline cannot count, so the slab loses it from both
-        // sides, but never more than a quarter of its width: a box under 4e-6 units has a tolerance
-        // of a quarter of its unit square or more, and would lose the whole slab although its runs'
-        // own test still finds what lies well inside it. A narrower slab than that only clips less.
+        // Less the tolerance on both sides, but at most a quarter of the width (a box under 2e-6
+        // units would lose it all, though its runs' test finds what lies inside): clips less only.
         double eps = cw__min(cw__min(sw->eps_x, sw->eps_y), 0.25 * (hi[k] - lo[k]));
         slab sl = {lo[k] + eps, hi[k] - eps, nx * m->ox + ny * m->oy, nx * m->ux + ny * m->uy,
                    nx * m->vx + ny * m->vy, 0};
