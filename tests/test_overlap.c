@@ -208,6 +208,29 @@ static bool boxes_meet(const cw_aabb *a, const cw_aabb *b)
     return a->min.x <= b->max.x && b->min.x <= a->max.x && a->min.y <= b->max.y && b->min.y <= a->max.y;
 }
 
+// A's local point where a small B goes: anywhere over A's box, or half the time within `reach` of
+// one of its edges (of its box, or between two of its texels).
+static void target_over(gen_rng *r, const gen_shape *a, double reach, double *lx, double *ly)
+{
+    double w = a->is_box ? a->box_w : a->w, h = a->is_box ? a->box_h : a->h;
+    *lx = gen_range(r, 0, w), *ly = gen_range(r, 0, h);
+    if (gen_chance(r, 0.5))
+        return;
+    double offset = gen_range(r, -reach, reach);
+    if (gen_chance(r, 0.5))
+        *lx = (a->is_box ? w * gen_int(r, 0, 1) : gen_int(r, 0, a->w)) + offset;
+    else
+        *ly = (a->is_box ? h * gen_int(r, 0, 1) : gen_int(r, 0, a->h)) + offset;
+}
+
+static void print_pair(const gen_shape *a, const cw_transform *ta, const gen_shape *b, const cw_transform *tb)
+{
+    gen_print_shape(stdout, "a", a);
+    gen_print_transform(stdout, "ta", ta);
+    gen_print_shape(stdout, "b", b);
+    gen_print_transform(stdout, "tb", tb);
+}
+
 // Far beyond moderate placements rounding may exceed the touching tolerance, and the answer is no
 // longer exact; it must still be symmetric, never true for shapes whose AABBs are apart (the world's
 // candidates are the pairs whose AABBs meet: the world and cw_overlap() must agree), and true for a
@@ -261,10 +284,7 @@ static void test_random_extreme_placements(void **state)
             printf("  case %d: ab %d ba %d self %d, AABBs (%a %a %a %a) and (%a %a %a %a)\n", k, ab, ba, self,
                    (double)box_a.min.x, (double)box_a.min.y, (double)box_a.max.x, (double)box_a.max.y,
                    (double)box_b.min.x, (double)box_b.min.y, (double)box_b.max.x, (double)box_b.max.y);
-            gen_print_shape(stdout, "a", &sa);
-            gen_print_transform(stdout, "ta", &ta);
-            gen_print_shape(stdout, "b", &sb);
-            gen_print_transform(stdout, "tb", &tb);
+            print_pair(&sa, &ta, &sb, &tb);
             fail_msg("extreme placement case %d", k);
         }
         hits += ab;
@@ -334,15 +354,8 @@ static void test_random_small_beside_large(void **state)
         double f = exp(gen_range(&r, log(1e-6), log(1e-2)));
         tb.scale = (cw_vec2){(float)(tb.scale.x * f), (float)(tb.scale.y * f)};
         ta.position = (cw_vec2){(float)gen_range(&r, -100, 100), (float)gen_range(&r, -100, 100)};
-        double w = sa.is_box ? sa.box_w : sa.w, h = sa.is_box ? sa.box_h : sa.h;
-        double lx = gen_range(&r, 0, w), ly = gen_range(&r, 0, h), wx, wy, lo[2], hi[2];
-        if (gen_chance(&r, 0.5)) { // astride an edge (of A's box, or between two of its texels)
-            double offset = gen_range(&r, -200, 200) * f;
-            if (gen_chance(&r, 0.5))
-                lx = (sa.is_box ? w * gen_int(&r, 0, 1) : gen_int(&r, 0, sa.w)) + offset;
-            else
-                ly = (sa.is_box ? h * gen_int(&r, 0, 1) : gen_int(&r, 0, sa.h)) + offset;
-        }
+        double lx, ly, wx, wy, lo[2], hi[2];
+        target_over(&r, &sa, 200 * f, &lx, &ly);
         ref_to_world(&ta, lx, ly, &wx, &wy);
         if (!ref_aabb(&sb.ref, &tb, false, lo, hi)) // B's covered box centred there
             ref_aabb(&sb.ref, &tb, true, lo, hi);
@@ -352,10 +365,7 @@ static void test_random_small_beside_large(void **state)
         bool decided = fabs(m) > 1.5e-6 * fmax(fabs(ta.scale.x), fabs(ta.scale.y));
         if ((ab != ba || (decided && ab != (m > 0))) && failures++ < MAX_PRINTED) {
             printf("  small case %d (scaled by %.9g): ab %d ba %d, reference margin %.9g\n", k, f, ab, ba, m);
-            gen_print_shape(stdout, "a", &sa);
-            gen_print_transform(stdout, "ta", &ta);
-            gen_print_shape(stdout, "b", &sb);
-            gen_print_transform(stdout, "tb", &tb);
+            print_pair(&sa, &ta, &sb, &tb);
         }
         hits += decided && m > 0;
         apart += decided && m < 0;
@@ -392,20 +402,6 @@ static void unit_scale_transform(gen_rng *r, const gen_shape *s, cw_transform *t
     t->scale = (cw_vec2){copysignf(1.0f, t->scale.x), copysignf(1.0f, t->scale.y)};
 }
 
-// A's local point where B goes: anywhere over its box, or beside one of its texel edges.
-static void tiny_target(gen_rng *r, const gen_shape *a, double *lx, double *ly)
-{
-    double w = a->is_box ? a->box_w : a->w, h = a->is_box ? a->box_h : a->h;
-    *lx = gen_range(r, 0, w), *ly = gen_range(r, 0, h);
-    if (gen_chance(r, 0.5))
-        return;
-    double offset = gen_range(r, -4e-6, 4e-6);
-    if (gen_chance(r, 0.5))
-        *lx = (a->is_box ? w * gen_int(r, 0, 1) : gen_int(r, 0, a->w)) + offset;
-    else
-        *ly = (a->is_box ? h * gen_int(r, 0, 1) : gen_int(r, 0, a->h)) + offset;
-}
-
 static void test_random_tiny_boxes(void **state)
 {
     (void)state;
@@ -433,7 +429,7 @@ static void test_random_tiny_boxes(void **state)
             tb.origin = (cw_vec2){0.5f * sb.box_w, 0.5f * sb.box_h};
         ta.position = (cw_vec2){(float)gen_range(&r, -100, 100), (float)gen_range(&r, -100, 100)};
         double lx, ly, wx, wy;
-        tiny_target(&r, &sa, &lx, &ly);
+        target_over(&r, &sa, 4e-6, &lx, &ly);
         ref_to_world(&ta, lx, ly, &wx, &wy);
         tb.position = (cw_vec2){(float)wx, (float)wy};
         bool ab = cw_overlap(&sa.shape, &ta, &sb.shape, &tb, NULL), ba = cw_overlap(&sb.shape, &tb, &sa.shape, &ta, NULL);
@@ -442,10 +438,7 @@ static void test_random_tiny_boxes(void **state)
         if (ab != ba || (decided && ab != (m > 0))) {
             if (failures++ < MAX_PRINTED) {
                 printf("  tiny case %d: ab %d ba %d, reference margin %.9g\n", k, ab, ba, m);
-                gen_print_shape(stdout, "a", &sa);
-                gen_print_transform(stdout, "ta", &ta);
-                gen_print_shape(stdout, "b", &sb);
-                gen_print_transform(stdout, "tb", &tb);
+                print_pair(&sa, &ta, &sb, &tb);
             }
         }
         skipped += !decided;
