@@ -1,5 +1,5 @@
 // The collworld test runner: every group, in order. Environment:
-//   CW_TEST_SCALE=n   divide the random case counts by n (valgrind runs use 20)
+//   CW_TEST_SCALE=n   divide the random case counts by n (valgrind runs use 40)
 //   CW_TEST_ONLY=seed run only the random case with that seed (as printed by a failure), verbosely
 //   CW_TEST_GROUP=g   run only the groups whose name contains g (make tsan runs "threads" and "moves")
 //   CW_TEST_SALT=n    mix n into every seeded generator: the same checks on other random cases
