@@ -273,8 +273,8 @@ CW_API bool cw_shape_aabb(const cw_shape *shape, const cw_transform *transform, 
 ///   way (at worst 18.6x in 3,840 pairs; it still separates). `point` is inside the overlap: the
 ///   mean of the finer sprite's texel centres that lie in it (thinned to about 128) if that is
 ///   inside, else the nearest of them; overlaps too thin for any centre are measured exactly
-///   instead. The costs: about 8 µs for two 32x32 sprites that just touch, 20 µs for a deep
-///   overlap, with about 40 KB of stack.
+///   instead. The costs: about 8-9 µs for two 32x32 sprites that just touch, 20-25 µs for a deep
+///   overlap (the README's benchmark), with about 40 KB of stack.
 ///
 /// The manifold is specified for moderate placements: box sizes and scales within [1e-6, 1e6] and
 /// positions and origins below 1e7 in magnitude. Beyond that (a box of width 1e38 scaled by 40) the
@@ -508,7 +508,7 @@ typedef struct cw_world_def {
     cw_contact_fn *on_end;   ///< Called when a pair stops touching; may be NULL.
     void *context;           ///< Passed to every callback.
     /// Fill cw_contact::manifold for begins and stays (default true). For masks a manifold costs
-    /// tens of plain tests (about 8 µs for two 32x32 sprites that just touch, 0.3 µs for two boxes); set false when
+    /// tens of plain tests (about 8-9 µs for two 32x32 sprites that just touch, 0.3 µs for two boxes); set false when
     /// the callbacks only need to know who touches whom, and contacts then carry a zeroed manifold.
     bool manifolds;
     /// Report stays (to cw_world_events() and on_stay) even without an on_stay callback; default
