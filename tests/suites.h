@@ -79,7 +79,7 @@ extern const struct CMUnitTest limit_tests[LIMIT_TEST_COUNT];
 #define THREAD_TEST_COUNT 8
 extern const struct CMUnitTest thread_tests[THREAD_TEST_COUNT];
 
-#define WORLD_RANDOM_TEST_COUNT 16
+#define WORLD_RANDOM_TEST_COUNT 17
 extern const struct CMUnitTest world_random_tests[WORLD_RANDOM_TEST_COUNT];
 
 #define WORLD_ALLOC_TEST_COUNT 6

@@ -40,6 +40,7 @@ typedef struct scene_params {
     double swept_share;     // bodies made swept (bullets too, when above 0), and toggled between steps
     int toggles;            // at most this many swept toggles per step
     double group_share;     // bodies given a nonzero group (-2..2) at creation
+    double scale_decades;   // bodies scaled by 10^U(-d, d) and moved in proportion (spread_scale)
     int regroups, switches; // at most this many group changes and enable/disable switches per step
     bool no_stay, no_manifolds, record_stream, check_manifolds;
     scene_threading threading; // the world's workers and task system
@@ -53,6 +54,7 @@ typedef struct scene {
     wr_world *w;
     int hook_changes; // world changes made from callbacks
     int max_large, min_moved, max_moved;
+    int small_begins; // begins of two bodies scaled below a tenth (scene_params::scale_decades)
     int picks;        // shapes picked so far
 } scene;
 
@@ -118,6 +120,32 @@ static void random_filter(gen_rng *r, uint32_t *category, uint32_t *collides_wit
     *collides_with = random_bits(r);
 }
 
+static int random_live(scene *sc, gen_rng *r);
+
+static double size_of(const cw_transform *t) { return fmax(fabs(t->scale.x), fabs(t->scale.y)); }
+
+// Scales a new body by 10^U(-d, d) (scene_params::scale_decades) and, half of the time, puts it
+// beside whichever of four live bodies is nearest its size, at a distance in proportion to its own
+// size, so that small bodies meet each other too.
+static void spread_scale(scene *sc, gen_rng *r, cw_transform *t)
+{
+    double d = sc->p->scale_decades, f = pow(10.0, gen_range(r, -d, d));
+    t->scale.x = (float)(t->scale.x * f);
+    t->scale.y = (float)(t->scale.y * f);
+    if (wr_live_count(sc->w) == 0 || !gen_chance(r, 0.5))
+        return;
+    int h = random_live(sc, r);
+    for (int k = 0; k < 3; k++) {
+        int other = random_live(sc, r);
+        cw_transform a = wr_transform(sc->w, h), b = wr_transform(sc->w, other);
+        if (fabs(log(size_of(&b) / size_of(t))) < fabs(log(size_of(&a) / size_of(t))))
+            h = other;
+    }
+    cw_vec2 at = wr_transform(sc->w, h).position;
+    t->position.x = (float)(at.x + gen_range(r, -40, 40) * f);
+    t->position.y = (float)(at.y + gen_range(r, -40, 40) * f);
+}
+
 // Creates one random body at `where` (or at a random spot if NULL); returns its handle.
 static int spawn(scene *sc, gen_rng *r, const cw_vec2 *where, bool allow_static)
 {
@@ -128,6 +156,8 @@ static int spawn(scene *sc, gen_rng *r, const cw_vec2 *where, bool allow_static)
     def.shape = s->shape;
     gen_random_transform(r, s, &def.transform);
     def.transform.position = where ? *where : random_spot(sc->p, r);
+    if (sc->p->scale_decades > 0)
+        spread_scale(sc, r, &def.transform);
     def.is_static = allow_static && !bullet && gen_chance(r, sc->p->static_share);
     def.swept = sc->p->swept_share > 0 && (bullet || gen_chance(r, sc->p->swept_share));
     if (sc->p->group_share > 0 && gen_chance(r, sc->p->group_share))
@@ -148,6 +178,8 @@ static void move_body(scene *sc, gen_rng *r, int h)
 {
     cw_transform t = wr_transform(sc->w, h);
     double jump = wr_tag(sc->w, h) == TAG_BULLET ? (sc->p->swept_share > 0 ? 60 : 30) : 6;
+    if (sc->p->scale_decades > 0)
+        jump *= size_of(&t);
     if (gen_chance(r, sc->p->teleport_share)) {
         t.position = random_spot(sc->p, r);
         if (gen_chance(r, 0.1)) // across the world and (later, by another teleport) back
@@ -208,6 +240,14 @@ static void hook_change(scene *sc, gen_rng *r, int h, const cw_contact *c)
     sc->hook_changes++;
 }
 
+static bool is_small(wr_world *w, int h)
+{
+    if (!wr_is_live(w, h))
+        return false;
+    cw_transform t = wr_transform(w, h);
+    return size_of(&t) < 0.1;
+}
+
 // Bullets die on their first begin; any event may (by chance) change one of its bodies.
 static void scene_hook(wr_world *w, int phase, const cw_contact *c, void *context)
 {
@@ -216,6 +256,8 @@ static void scene_hook(wr_world *w, int phase, const cw_contact *c, void *contex
     for (int k = 0; k < 2; k++)
         if (phase == WR_BEGIN && wr_is_live(w, hs[k]) && wr_tag(w, hs[k]) == TAG_BULLET)
             wr_body_destroy(w, hs[k]);
+    if (phase == WR_BEGIN && sc->p->scale_decades > 0 && is_small(w, hs[0]) && is_small(w, hs[1]))
+        sc->small_begins++;
     if (!gen_chance(&sc->hook_rng, sc->p->hook_chance))
         return;
     int h = hs[gen_int(&sc->hook_rng, 0, 1)];
@@ -424,6 +466,23 @@ static void test_random_large_bodies(void **state)
     SCENE_RUN(p, sc);
     if (gen_test_scale() == 1) // several at once (3 to 9 on salts 0-100: some are destroyed)
         assert_true(sc.max_large >= 2);
+}
+
+// Bodies from a thousandth to a thousand times their usual size in one world, some swept: the
+// giants are large bodies of the grid, whose automatic cell they set, and the smallest crowd a few
+// cells.
+static void test_random_six_decades(void **state)
+{
+    (void)state;
+    scene_params p = base_params("random world, sizes over six decades", 0xa0712);
+    p.scale_decades = 3;
+    p.bodies = 200;
+    p.swept_share = 0.3; // swept bodies' motion boxes over the same range of sizes
+    p.toggles = 2;
+    scene sc;
+    SCENE_RUN(p, sc);
+    if (gen_test_scale() == 1)
+        assert_true(sc.small_begins > 0 && sc.max_large > 0);
 }
 
 // Far from the origin (~1e5, and negative), where float positions have coarse steps.
@@ -678,6 +737,7 @@ const struct CMUnitTest world_random_tests[] = {
     cmocka_unit_test(test_owed_end_partner_user_data),
     cmocka_unit_test(test_random_auto_cell),    cmocka_unit_test(test_random_tiny_cell),
     cmocka_unit_test(test_random_huge_cell),    cmocka_unit_test(test_random_large_bodies),
+    cmocka_unit_test(test_random_six_decades),
     cmocka_unit_test(test_random_far_negative), cmocka_unit_test(test_random_crowded),
     cmocka_unit_test(test_random_few_move),     cmocka_unit_test(test_random_all_move),
     cmocka_unit_test(test_random_busy_hooks),   cmocka_unit_test(test_random_no_stay), cmocka_unit_test(test_random_no_manifolds),
