@@ -71,7 +71,7 @@ void qs_snapped(gen_rng *r, double cx, double cy, double spread, cw_transform *t
 
 static void snapped_transform(qs_scene *sc, cw_transform *t) { qs_snapped(&sc->r, sc->p->cx, sc->p->cy, sc->p->spread, t); }
 
-void qs_random_body_transform(qs_scene *sc, int shape, cw_transform *t)
+static void random_body_transform(qs_scene *sc, int shape, cw_transform *t)
 {
     if (shape < QS_PAL_EMPTY && gen_chance(&sc->r, 0.35)) {
         snapped_transform(sc, t);
@@ -82,6 +82,15 @@ void qs_random_body_transform(qs_scene *sc, int shape, cw_transform *t)
         t->scale.x *= 12, t->scale.y *= 12;
     }
     t->position = qs_random_spot(sc, 1);
+}
+
+void qs_random_body_transform(qs_scene *sc, int shape, cw_transform *t)
+{
+    random_body_transform(sc, shape, t);
+    if (sc->p->scale_decades > 0) {
+        double d = sc->p->scale_decades, f = pow(10.0, gen_range(&sc->r, -d, d));
+        t->scale.x = (float)(t->scale.x * f), t->scale.y = (float)(t->scale.y * f);
+    }
 }
 
 static int random_shape(qs_scene *sc)
@@ -246,12 +255,13 @@ cw_vec2 qs_random_direction(gen_rng *r, double length)
 }
 
 static const qs_params scenes[] = {
-    {"automatic cells", 0x51, 0, 200, 2, 0, 0, 300, false},
-    {"small cells", 0x52, 6, 150, 2, 100, -50, 250, false},
-    {"huge cells", 0x53, 2000, 150, 2, 0, 0, 300, false},
-    {"crowded", 0x54, 0, 250, 2, 0, 0, 120, false},
-    {"away from the origin", 0x55, 0, 150, 2, 20000, -12000, 300, false},
-    {"never stepped", 0x56, 0, 150, 1, -40, 30, 250, true},
+    {"automatic cells", 0x51, 0, 200, 2, 0, 0, 300, false, 0},
+    {"small cells", 0x52, 6, 150, 2, 100, -50, 250, false, 0},
+    {"huge cells", 0x53, 2000, 150, 2, 0, 0, 300, false, 0},
+    {"crowded", 0x54, 0, 250, 2, 0, 0, 120, false, 0},
+    {"away from the origin", 0x55, 0, 150, 2, 20000, -12000, 300, false, 0},
+    {"never stepped", 0x56, 0, 150, 1, -40, 30, 250, true, 0},
+    {"sizes over six decades", 0x57, 0, 150, 2, 0, 0, 300, false, 3},
 };
 
 void qs_print_tally(const char *name, const qs_tally *t)
