@@ -1,7 +1,8 @@
 // Random scenes for the query tests that compare the world with brute force over every live body:
 // a world of boxes and masks (rotated, scaled, mirrored, some on the texel grid, some static, some
-// spanning many cells, random filters; in one scene, sizes over six decades) and a mirror of its live bodies as the test set them, changed
-// after its last step or never stepped at all, so that queries must see the bodies as they are now.
+// spanning many cells, random filters; in one scene, sizes over six decades) and a mirror of its
+// live bodies as the test set them, changed after its last step or never stepped at all, so that
+// queries must see the bodies as they are now.
 // Near-degenerate cases the slow reference (query_ref.h) cannot decide are skipped and counted in a
 // tally; the tests require them to be rare. CW_TEST_ONLY=<seed> runs only the scene with that seed.
 #ifndef CW_TEST_QUERY_SCENE_H
