@@ -92,6 +92,7 @@ int main(void)
     failed += RUN_GROUP("moves", move_tests);
     failed += RUN_GROUP("aabb", aabb_tests);
     failed += RUN_GROUP("mask release", mask_release_tests);
+    failed += RUN_GROUP("scaled by powers of two", scaling_tests);
     if (groups_run == 0) {
         fprintf(stdout, "collworld tests: CW_TEST_GROUP and CW_TEST_SHARD selected no group\n");
         return 1;

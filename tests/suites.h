@@ -149,4 +149,8 @@ extern const struct CMUnitTest sheet_tests[SHEET_TEST_COUNT];
 #define MASK_RELEASE_TEST_COUNT 1
 extern const struct CMUnitTest mask_release_tests[MASK_RELEASE_TEST_COUNT];
 
+// Whole cases scaled by powers of two: the same answers (test_scaling.c).
+#define SCALING_TEST_COUNT 1
+extern const struct CMUnitTest scaling_tests[SCALING_TEST_COUNT];
+
 #endif
