@@ -69,6 +69,20 @@ bool lcw_opt_u32_field(lua_State *L, int idx, int arg, const char *key, uint32_t
     return true;
 }
 
+// Raises for the unknown key at the top of the stack. A key that is not a string is most often a
+// list given where a table of named fields belongs ({10, 20} for {x = 10, y = 20}): say so.
+static void unknown_key(lua_State *L, int arg)
+{
+    if (lua_type(L, -1) == LUA_TSTRING)
+        luaL_argerror(L, arg, lua_pushfstring(L, "unknown field '%s'", lua_tostring(L, -1)));
+    const char *key = luaL_typename(L, -1);
+    if (lua_type(L, -1) == LUA_TNUMBER) {
+        lua_pushvalue(L, -1); // a copy: lua_tostring converts in place
+        key = lua_tostring(L, -1);
+    }
+    luaL_argerror(L, arg, lua_pushfstring(L, "unknown field [%s]: fields are named, as in {x = 10}", key));
+}
+
 void lcw_check_keys(lua_State *L, int idx, int arg, const char *const *known)
 {
     lua_pushnil(L);
@@ -78,10 +92,8 @@ void lcw_check_keys(lua_State *L, int idx, int arg, const char *const *known)
         if (lua_type(L, -1) == LUA_TSTRING)
             for (const char *const *k = known; *k != NULL && !ok; k++)
                 ok = strcmp(*k, lua_tostring(L, -1)) == 0;
-        if (!ok) {
-            const char *name = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : luaL_typename(L, -1);
-            luaL_argerror(L, arg, lua_pushfstring(L, "unknown field '%s'", name));
-        }
+        if (!ok)
+            unknown_key(L, arg);
     }
 }
 

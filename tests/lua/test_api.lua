@@ -138,6 +138,10 @@ local function bad_arguments()
     h.raises("bad argument #3 to 'overlap' (shape (cw.box or a mask) expected, got number)",
         function() cw.overlap(box, {}, 5, {}) end)
     h.raises("bad argument #2 to 'overlap' (unknown field 'angle')", function() cw.overlap(box, { angle = 1 }, box, {}) end)
+    h.raises("bad argument #2 to 'overlap' (unknown field [1]: fields are named, as in {x = 10})",
+        function() cw.overlap(box, { 10, 20 }, box, {}) end)
+    h.raises("bad argument #1 to 'body' (unknown field [boolean]: fields are named, as in {x = 10})",
+        function() w:body{ shape = box, [true] = 1 } end)
     h.raises("collworld: The transform has a non-finite position, rotation, scale or origin.",
         function() cw.overlap(box, { x = 0 / 0 }, box, {}) end)
     h.raises("collworld: The transform has a zero scale.", function() cw.contains(box, { scale = { 1, 0 } }, 1, 1) end)
