@@ -272,7 +272,12 @@ static bool cast(const cw__body *a, const cw__body *b, double dx, double dy, boo
     if (overlap_as_cw_overlap(first, second)) {
         t = 0;
     } else {
-        if (!touches && !ordered_hits(first, second, mx, my))
+        // A sliver within the touching tolerance of both shapes can be an overlap at the end for
+        // cw_overlap() and none for the swept test, each walk counting the tolerance in its own
+        // texel units: a cast that ends where cw_overlap() sees an overlap hits (at 1, if the swept
+        // test never sees it).
+        cw__body end = cw__body_moved(first, mx, my);
+        if (!touches && !ordered_touch_moving(first, second, mx, my) && !overlap_as_cw_overlap(&end, second))
             return false;
         t = ordered_first_touch(first, second, mx, my);
     }

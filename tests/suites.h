@@ -131,7 +131,7 @@ extern const struct CMUnitTest query_random_tests[QUERY_RANDOM_TEST_COUNT];
 #define QUERY_RAY_TEST_COUNT 1
 extern const struct CMUnitTest query_ray_tests[QUERY_RAY_TEST_COUNT];
 
-#define CAST_TEST_COUNT 4
+#define CAST_TEST_COUNT 5
 extern const struct CMUnitTest cast_tests[CAST_TEST_COUNT];
 
 #define MTD_TEST_COUNT 2

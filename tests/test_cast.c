@@ -400,6 +400,67 @@ static void test_bullets_do_not_tunnel(void **state)
     cw_mask_destroy(bullet_mask), cw_mask_destroy(wall_mask), cw_mask_destroy(ring_mask), cw_mask_destroy(comb_mask);
 }
 
+// B slid along `dir` by `s` world units.
+static cw_transform slid(const cw_transform *t, const double dir[2], double s)
+{
+    cw_transform m = *t;
+    m.position.x = (float)(t->position.x + s * dir[0]);
+    m.position.y = (float)(t->position.y + s * dir[1]);
+    return m;
+}
+
+// Casts that end where cw_overlap() first sees a pair overlap: B slid along a random direction to
+// the edge of the touching tolerance by bisection on cw_overlap() itself, then cast back in from
+// apart, a hair or far. Each texel walk counts the tolerance in its own units, so a sliver there
+// may be an overlap for the plain test and none for the swept one; the cast must hit all the same
+// (the fuzzer's fuzz/corpus/overlap/regression-cast-sliver-at-end, made by hand here, is one).
+static void test_casts_ending_in_a_sliver(void **state)
+{
+    (void)state;
+    int n = gen_scaled(400), judged = 0, failures = 0;
+    for (int k = 0; k < n; k++) {
+        gen_case c;
+        assert_true(gen_case_make(&c, gen_case_seed(GEN_STREAM_CONTACT, (gen_kind)(k & 3), 0xca5700u + (uint32_t)k)));
+        gen_rng r = gen_seed(c.seed ^ 0x511e);
+        double angle = gen_range(&r, 0, 2 * GEN_PI), dir[2] = {cos(angle), sin(angle)};
+        double in = 0, out = 1;
+        bool ok = cw_overlap(&c.a.shape, &c.ta, &c.b.shape, &c.tb, NULL);
+        for (cw_transform t = slid(&c.tb, dir, out); ok && out < 1e4 && cw_overlap(&c.a.shape, &c.ta, &c.b.shape, &t, NULL);
+             t = slid(&c.tb, dir, out))
+            in = out, out *= 2;
+        if (ok && out < 1e4) {
+            for (int step = 0; step < 80; step++) {
+                double mid = 0.5 * (in + out);
+                cw_transform m = slid(&c.tb, dir, mid);
+                *(cw_overlap(&c.a.shape, &c.ta, &c.b.shape, &m, NULL) ? &in : &out) = mid;
+            }
+            cw_transform end = slid(&c.tb, dir, in);
+            for (int far = 0; far < 2 && cw_overlap(&c.a.shape, &c.ta, &c.b.shape, &end, NULL); far++) {
+                cw_transform start = slid(&c.tb, dir, far ? in + 3 * (1 + out - in) : out);
+                cw_vec2 d = {end.position.x - start.position.x, end.position.y - start.position.y};
+                if (cw_overlap(&c.a.shape, &c.ta, &c.b.shape, &start, NULL) || (d.x == 0 && d.y == 0) ||
+                    (double)start.position.x + d.x != end.position.x || (double)start.position.y + d.y != end.position.y)
+                    continue; // the start overlaps too, or the motion does not end exactly at `end`
+                float fb = -1, fa = -1;
+                bool hit_b = cw_shape_cast(&c.b.shape, &start, d, &c.a.shape, &c.ta, &fb, NULL);
+                bool hit_a = cw_shape_cast(&c.a.shape, &c.ta, (cw_vec2){-d.x, -d.y}, &c.b.shape, &start, &fa, NULL);
+                judged++;
+                if (!(hit_b && hit_a && fa == fb && fb >= 0 && fb <= 1) && failures++ < MAX_PRINTED) {
+                    printf("FAIL a cast ending in an overlap cw_overlap() sees: hits %d and %d (fractions %g, %g), "
+                           "B from %s\n", hit_b, hit_a, (double)fb, (double)fa, far ? "far" : "a hair away");
+                    gen_case_print(stdout, &c);
+                    gen_print_transform(stdout, "B's start", &start);
+                    gen_print_transform(stdout, "B's end", &end);
+                }
+            }
+        }
+        gen_case_free(&c);
+    }
+    printf("  %d casts ending at the edge of the touching tolerance; %d failed\n", judged, failures);
+    assert_true(judged > n / 2);
+    assert_int_equal(failures, 0);
+}
+
 static void test_cast_misuse(void **state)
 {
     (void)state;
@@ -455,4 +516,5 @@ const struct CMUnitTest cast_tests[] = {
     cmocka_unit_test(test_grazing_contacts),
     cmocka_unit_test(test_cast_misuse),
     cmocka_unit_test(test_bullets_do_not_tunnel),
+    cmocka_unit_test(test_casts_ending_in_a_sliver),
 };
