@@ -261,6 +261,13 @@ bool cw__cast_hits(const cw__body *a, const cw__body *b, double dx, double dy)
     return swapped ? ordered_hits(b, a, -dx, -dy) : ordered_hits(a, b, dx, dy);
 }
 
+// Whether `first` moved by (mx, my) overlaps `second` as cw_overlap() sees it.
+static bool overlaps_at_end(const cw__body *first, const cw__body *second, double mx, double my)
+{
+    cw__body end = cw__body_moved(first, mx, my);
+    return overlap_as_cw_overlap(&end, second);
+}
+
 // cw__cast_bodies(), the swept test skipped where `touches` says it holds.
 static bool cast(const cw__body *a, const cw__body *b, double dx, double dy, bool touches, float *fraction,
                  cw_manifold *manifold)
@@ -272,12 +279,11 @@ static bool cast(const cw__body *a, const cw__body *b, double dx, double dy, boo
     if (overlap_as_cw_overlap(first, second)) {
         t = 0;
     } else {
-        // A sliver within the touching tolerance of both shapes can be an overlap at the end for
-        // cw_overlap() and none for the swept test, each walk counting the tolerance in its own
-        // texel units: a cast that ends where cw_overlap() sees an overlap hits (at 1, if the swept
-        // test never sees it).
-        cw__body end = cw__body_moved(first, mx, my);
-        if (!touches && !ordered_touch_moving(first, second, mx, my) && !overlap_as_cw_overlap(&end, second))
+        // A sliver within one shape's touching tolerance and past the other's can be an overlap at
+        // the end for cw_overlap() and none for the swept test (each walk counts the tolerance in
+        // its own texel units): a cast that ends where cw_overlap() sees an overlap hits (at 1, if
+        // the swept test never sees it).
+        if (!touches && !ordered_touch_moving(first, second, mx, my) && !overlaps_at_end(first, second, mx, my))
             return false;
         t = ordered_first_touch(first, second, mx, my);
     }
