@@ -243,8 +243,9 @@ static bool overlap_as_cw_overlap(const cw__body *a, const cw__body *b)
 
 // Whether `first` moving by (mx, my) against `second` (canonical order) touches at some time:
 // the swept test, and where rounding matters (far placements) also an overlap at either end as
-// cw_overlap() sees it, which the swept test, computed otherwise, may miss there (elsewhere an
-// overlap at an end is one the swept test sees).
+// cw_overlap() sees it, which the swept test, computed otherwise, may miss there. Elsewhere it may
+// miss only a sliver at the end that cw_overlap() counts (see cast()); the world, its caller,
+// takes that plain test first.
 static bool ordered_hits(const cw__body *first, const cw__body *second, double mx, double my)
 {
     if (ordered_touch_moving(first, second, mx, my))

@@ -362,8 +362,11 @@ static inline cw__body cw__body_moved(const cw__body *body, double dx, double dy
 // AABB of the pair's canonical first over its whole motion misses the other's: cw_shape_cast()
 // then finds nothing, as cw_overlap() finds nothing for AABBs apart; true otherwise.
 bool cw__motion_may_meet(const cw__body *a, const cw__body *b, double dx, double dy);
-// Whether cw_shape_cast() of a by (dx, dy) against b hits (its verdict, without the time); the
-// world judges a pass-through with it, so the two agree.
+// Whether cw_shape_cast() of a by (dx, dy) against b hits (its verdict, without the time), for a
+// pair that does not overlap at the end as cw_overlap() sees it: the world judges a pass-through
+// with it after taking that plain test itself, so the two agree. (cw_shape_cast() takes the plain
+// test at the end too, where this swept test misses: a sliver within one shape's tolerance and past
+// the other's may be an overlap for the one and not the other.)
 bool cw__cast_hits(const cw__body *a, const cw__body *b, double dx, double dy);
 // The same, and the earliest time they overlap (*fraction, in [0, 1], to 2^-20 for masks) with,
 // if `manifold` is not NULL, the contact there.
