@@ -409,6 +409,8 @@ end
 
 -- Every other entry point with each kind of bad input, table-driven: { expected text, call }.
 local function every_entry_point()
+    h.check(type(cw.version) == "string" and cw.version:match("^%d+%.%d+%.%d+$") ~= nil,
+        "cw.version should be the version string, got", cw.version)
     local w = cw.world()
     local box = cw.box(4, 4)
     local mask = cw.mask_alpha(string.rep("\255", 4), 2, 2)
