@@ -647,11 +647,13 @@ CW_API bool cw_body_set_transform(cw_world *world, cw_body_id body, const cw_tra
 /// for the engine that keeps its sprites' transforms in arrays. The list is checked whole first,
 /// the rotations' cosines and sines are computed two at a time, and a long list (16,384 boxes'
 /// worth or more, a mask counting two; outside a step's callbacks) is shared among the world's
-/// workers (cw_world_def::worker_count, through your task system if you set one). On one thread
-/// it costs about what a loop of cw_body_set_transform() calls does, unless the bodies are listed
-/// out of index order in a large world, whose records it then asks for ahead (100k boxes in random
-/// order 1.5x faster); on two workers the moves of 10k rotating sprites and of 100k boxes are 1.4x
-/// faster, of 100k boxes in random order 2.3x (bench_moves). Both arrays are read during the call
+/// workers (cw_world_def::worker_count, through your task system if you set one). On one thread,
+/// with the bodies in index order, it costs about what a loop of cw_body_set_transform() calls
+/// does, up to 1.3x that in a large world on some machines (the check reads every body's records
+/// before the moves do); listed out of index order in a large world, whose records it then asks for
+/// ahead, it is faster (100k boxes in random order 1.3x-1.5x); on two workers the moves of 10k
+/// rotating sprites and of 100k boxes are up to 1.4x faster, of 100k boxes in random order 1.8x-2.3x
+/// (bench_moves, two machines). Both arrays are read during the call
 /// only; `count` may be 0 (the arrays may then be NULL). Each body may be listed once. Returns
 /// false and moves nothing for a NULL world or array, a negative count, a stale or null id, a body
 /// listed twice, or an invalid transform (cw_last_error() names the first bad entry, counting from
