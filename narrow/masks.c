@@ -10,9 +10,10 @@
 // the direction (which mask is walked) is chosen by an estimate of the work, and the pure
 // translation case (same rotation and scale, the common unrotated sprite, mirrored or not) is a
 // word-wise shift-and-AND.
-#include "bits.h"
-
-#include <math.h>
+//
+// The walk's state is in sweep.h; measuring an overlap for manifolds (the same walk, accumulating
+// pieces instead of stopping at the first) is in mask_pieces.c.
+#include "sweep.h"
 
 // Same rotation and scale (up to the rounding of the map's products, far below the tolerance).
 static bool is_translation(const cw__map *m)
@@ -37,37 +38,7 @@ static bool is_mirroring(const cw__map *m)
 
 // --- the general case: runs of A against row bands of B ---
 
-// One of the four slabs of B's 8-direction polygon, seen from A: a point of A at local (s, t) lands
-// at projection `at0 + s * per_s + t * per_t` along the slab's direction, which must lie in (lo, hi).
-// With motion, the point also moves by up to `per_d` along it over the motion.
-typedef struct slab {
-    double lo, hi, at0, per_s, per_t, per_d;
-} slab;
-
-// Everything about walking A against B that does not depend on the run: the map, B's slabs, the
-// per-row column clip, the shape of a run's parallelogram, and where the walk has got to.
-typedef struct sweep {
-    const cw_mask *a, *b;
-    cw__map m;
-    double move_x, move_y; // A's motion in B's texel space (swept tests; zero for the plain test)
-    double eps_x, eps_y;  // touching tolerance in B's texel units
-    slab slabs[4];
-    int clips;            // slabs that bound the columns of a row: s in (lo + j * slope, hi + j * slope)
-    double clip_lo[4], clip_hi[4], clip_slope[4];
-    bool u_down, v_down;  // whether A's +x / +y step goes toward smaller y in B
-    bool left_is_u;       // the left boundary starts along the run (u) edge, else along v
-    double slope_u, slope_v; // dx/dy of the u and v edges (0 when horizontal)
-    bool moving;          // a swept test: runs are hexagons (run parallelogram + motion)
-    int j0, j1;              // A's rows to walk, from the middle outward:
-    int up, down;            // the next row above and below the middle
-    bool take_up;            // which side is next
-    int next_j, next_i0, next_i1; // the next row with texels left after clipping, and its texels
-    long next_cost;               // and what testing it is expected to cost
-    long work;               // rows and slices done, to share time fairly between two walks
-    cw__pieces *pieces;      // NULL: stop at the first hit
-} sweep;
-
-static void setup_slabs(sweep *sw)
+static void setup_slabs(cw__sweep *sw)
 {
     const cw__dop8 *d = &sw->b->dop;
     const double dirs[4][2] = {{1, 0}, {0, 1}, {1, 1}, {1, -1}};
@@ -82,7 +53,7 @@ static void setup_slabs(sweep *sw)
         // Less the tolerance on both sides, but at most a quarter of the width (a box under 2e-6
         // units would lose it all, though its runs' test finds what lies inside): clips less only.
         double eps = cw__min(cw__min(sw->eps_x, sw->eps_y), 0.25 * (hi[k] - lo[k]));
-        slab sl = {lo[k] + eps, hi[k] - eps, nx * m->ox + ny * m->oy, nx * m->ux + ny * m->uy,
+        cw__slab sl = {lo[k] + eps, hi[k] - eps, nx * m->ox + ny * m->oy, nx * m->ux + ny * m->uy,
                    nx * m->vx + ny * m->vy, 0};
         if (sw->moving)
             sl.per_d = nx * sw->move_x + ny * sw->move_y;
@@ -107,7 +78,7 @@ static void setup_slabs(sweep *sw)
 
 // The interval of parameter p for which a point with projection `base + p * per_p + spread` (spread
 // ranging over [spread_lo, spread_hi]) can fall inside every slab. Returns false if it is empty.
-static bool clip_param(const slab *slabs, const double base[4], const double per_p[4], const double spread_lo[4],
+static bool clip_param(const cw__slab *slabs, const double base[4], const double per_p[4], const double spread_lo[4],
                        const double spread_hi[4], double *p_lo, double *p_hi)
 {
     double lo = *p_lo, hi = *p_hi;
@@ -130,12 +101,12 @@ static bool clip_param(const slab *slabs, const double base[4], const double per
 }
 
 // A's rows whose strip can reach B's polygon, as [j0, j1).
-static bool clip_rows(sweep *sw)
+static bool clip_rows(cw__sweep *sw)
 {
     const cw_mask *a = sw->a;
     double base[4], per_p[4], spread_lo[4], spread_hi[4];
     for (int k = 0; k < 4; k++) {
-        const slab *sl = &sw->slabs[k];
+        const cw__slab *sl = &sw->slabs[k];
         base[k] = sl->at0;
         per_p[k] = sl->per_t;
         spread_lo[k] = cw__min(a->x0 * sl->per_s, a->x1 * sl->per_s);
@@ -152,7 +123,7 @@ static bool clip_rows(sweep *sw)
 }
 
 // The texels of A's row j that can reach B's polygon, as [*i0, *i1).
-static bool clip_columns(const sweep *sw, int j, int *i0, int *i1)
+static bool clip_columns(const cw__sweep *sw, int j, int *i0, int *i1)
 {
     int first = sw->a->spans[2 * j], end = sw->a->spans[2 * j + 1];
     if (first >= end)
@@ -187,7 +158,7 @@ static bool clip_columns(const sweep *sw, int j, int *i0, int *i1)
 
 // Prepares a walk of `a` against `b`, `a` moving by (move_x, move_y) in `b`'s texel space (zero for
 // the plain test); false if no row of `a` can reach `b` at all.
-static bool setup_sweep(sweep *sw, const cw__body *walked, const cw__body *other, const cw__map *m, double move_x,
+static bool setup_sweep(cw__sweep *sw, const cw__body *walked, const cw__body *other, const cw__map *m, double move_x,
                         double move_y, cw__pieces *pieces)
 {
     const cw_mask *a = walked->mask, *b = other->mask;
@@ -219,7 +190,7 @@ static bool setup_sweep(sweep *sw, const cw__body *walked, const cw__body *other
 }
 
 // The next row to walk, alternating around the middle (overlaps are found sooner there).
-static bool next_row(sweep *sw, int *j)
+static bool next_row(cw__sweep *sw, int *j)
 {
     bool up = sw->up < sw->j1, down = sw->down >= sw->j0;
     if (!up && !down)
@@ -228,31 +199,6 @@ static bool next_row(sweep *sw, int *j)
     sw->take_up = !sw->take_up;
     return true;
 }
-
-// One side of a run's region in B space, from its bottom vertex (smallest y) to its top one: three
-// straight pieces (some of zero length), through bends 1 and 2. x on the left chain is convex in y
-// and on the right chain concave, so a slice's extremes are at its ends or at a bend inside it.
-typedef struct chain {
-    double x[3], y[3];  // the bottom vertex and the two bends
-    double slope[3];    // dx/dy of each piece (0 for a horizontal one)
-} chain;
-
-// A run's region in B space: its parallelogram, or for a swept test the hexagon the parallelogram
-// sweeps along the motion; convex either way, described by its left and right chains.
-typedef struct run_shape {
-    double bottom_y, top_y;
-    chain left, right;
-    double corner_x, corner_y, run_x, run_y, col_x, col_y; // for exact piece polygons
-} run_shape;
-
-static double chain_x(const chain *c, double y)
-{
-    int k = y < c->y[1] ? 0 : y < c->y[2] ? 1 : 2;
-    return c->x[k] + (y - c->y[k]) * c->slope[k];
-}
-
-static double left_x(const run_shape *r, double y) { return chain_x(&r->left, y); }
-static double right_x(const run_shape *r, double y) { return chain_x(&r->right, y); }
 
 // An edge vector pointing up (toward larger y in B; horizontal ones toward +x), and whether it had
 // to be turned round.
@@ -271,9 +217,9 @@ static up_edge make_up(double x, double y)
 }
 
 // A chain from (x, y) through the three edges in the given order.
-static chain make_chain(double x, double y, const up_edge *e0, const up_edge *e1, const up_edge *e2)
+static cw__chain make_chain(double x, double y, const up_edge *e0, const up_edge *e1, const up_edge *e2)
 {
-    chain c;
+    cw__chain c;
     c.x[0] = x, c.y[0] = y, c.slope[0] = e0->slope;
     c.x[1] = x + e0->x, c.y[1] = y + e0->y, c.slope[1] = e1->slope;
     c.x[2] = c.x[1] + e1->x, c.y[2] = c.y[1] + e1->y, c.slope[2] = e2->slope;
@@ -283,7 +229,7 @@ static chain make_chain(double x, double y, const up_edge *e0, const up_edge *e1
 // The hexagon corner + [0, 1] run + [0, 1] column + [0, 1] motion: its bottom vertex adds each edge
 // that points down, and each chain takes the three edges in order of slope (the left one rising,
 // the right one falling), since a convex polygon's sides turn monotonically.
-static void shape_swept(run_shape *r, double px, double py, up_edge e[3])
+static void shape_swept(cw__run_shape *r, double px, double py, up_edge e[3])
 {
     double bx = px, by = py, rise = 0;
     for (int k = 0; k < 3; k++) {
@@ -301,13 +247,13 @@ static void shape_swept(run_shape *r, double px, double py, up_edge e[3])
     r->right = make_chain(bx, by, &e[2], &e[1], &e[0]);
 }
 
-static run_shape shape_run(const sweep *sw, int i0, int i1, int j)
+static cw__run_shape shape_run(const cw__sweep *sw, int i0, int i1, int j)
 {
     const cw__map *m = &sw->m;
     double len = i1 - i0;
     double px = m->ox + i0 * m->ux + j * m->vx, py = m->oy + i0 * m->uy + j * m->vy;
     double ex = len * m->ux, ey = len * m->uy; // the run edge
-    run_shape r;
+    cw__run_shape r;
     r.corner_x = px, r.corner_y = py, r.run_x = ex, r.run_y = ey, r.col_x = m->vx, r.col_y = m->vy;
     if (sw->moving) {
         up_edge e[3] = {make_up(ex, ey), make_up(m->vx, m->vy), make_up(sw->move_x, sw->move_y)};
@@ -328,147 +274,11 @@ static run_shape shape_run(const sweep *sw, int i0, int i1, int j)
     return r;
 }
 
-// Area of the run's region between heights y0 < y1 (the chains are linear between bends).
-static double slice_area(const run_shape *r, double y0, double y1)
-{
-    double ys[6];
-    int n = 0;
-    ys[n++] = y0;
-    const chain *sides[2] = {&r->left, &r->right};
-    for (int c = 0; c < 2; c++)
-        for (int k = 1; k < 3; k++)
-            if (sides[c]->y[k] > y0 && sides[c]->y[k] < y1)
-                ys[n++] = sides[c]->y[k];
-    ys[n++] = y1;
-    for (int i = 1; i < n; i++) // insertion sort of at most six heights
-        for (int k = i; k > 0 && ys[k - 1] > ys[k]; k--) {
-            double t = ys[k];
-            ys[k] = ys[k - 1], ys[k - 1] = t;
-        }
-    double area = 0, prev_w = right_x(r, y0) - left_x(r, y0);
-    for (int i = 1; i < n; i++) {
-        double w = right_x(r, ys[i]) - left_x(r, ys[i]);
-        area += 0.5 * (w + prev_w) * (ys[i] - ys[i - 1]);
-        prev_w = w;
-    }
-    return area;
-}
-
-cw__pieces cw__pieces_empty(void)
-{
-    return (cw__pieces){.lo_x = INFINITY, .lo_y = INFINITY, .hi_x = -INFINITY, .hi_y = -INFINITY, .best_d2 = INFINITY};
-}
-
-// Sum of the indices of the set bits of a word.
-static int index_sum(uint64_t bits)
-{
-    static const uint64_t place[6] = {0xAAAAAAAAAAAAAAAAull, 0xCCCCCCCCCCCCCCCCull, 0xF0F0F0F0F0F0F0F0ull,
-                                      0xFF00FF00FF00FF00ull, 0xFFFF0000FFFF0000ull, 0xFFFFFFFF00000000ull};
-    int sum = 0;
-    for (int b = 0; b < 6; b++)
-        sum += cw__popcount(bits & place[b]) << b;
-    return sum;
-}
-
-// What one covered texel contributes, each term to be scaled by its weight.
-typedef struct texel_terms {
-    double count, sum_k, grad_x, grad_y;
-} texel_terms;
-
-// Terms of the opaque texels of B's row `band` in [k0, k1), a word at a time: a texel on B's
-// boundary (a transparent neighbour) is where moving B that way grows the overlap.
-static texel_terms row_terms(const cw_mask *b, int band, int k0, int k1)
-{
-    texel_terms t = {0, 0, 0, 0};
-    const uint64_t *row = cw__row(b, band);
-    const uint64_t *below = band > 0 ? cw__row(b, band - 1) : NULL;
-    const uint64_t *above = band + 1 < b->height ? cw__row(b, band + 1) : NULL;
-    for (int w = k0 >> 6; w <= (k1 - 1) >> 6; w++) {
-        uint64_t range = ~0ull;
-        if (w == k0 >> 6)
-            range &= ~0ull << (k0 & 63);
-        if (w == (k1 - 1) >> 6)
-            range &= ~0ull >> (63 - ((k1 - 1) & 63));
-        uint64_t bits = row[w] & range;
-        if (bits == 0)
-            continue;
-        int n = cw__popcount(bits);
-        t.count += n;
-        t.sum_k += 64.0 * w * n + index_sum(bits);
-        uint64_t right = bits_at(row, b->words, 64 * w + 1), left = bits_at(row, b->words, 64 * w - 1);
-        t.grad_x += cw__popcount(bits & ~right) - cw__popcount(bits & ~left);
-        uint64_t up = above ? above[w] : 0, down = below ? below[w] : 0;
-        t.grad_y += cw__popcount(bits & ~up) - cw__popcount(bits & ~down);
-    }
-    return t;
-}
-
-
-static void add_terms(cw__pieces *p, const texel_terms *t, double weight, double cy)
-{
-    p->area += weight * t->count;
-    p->sum_x += weight * (t->sum_k + 0.5 * t->count);
-    p->sum_y += weight * t->count * cy;
-    p->grad_x += weight * t->grad_x;
-    p->grad_y += weight * t->grad_y;
-}
-
-static void find_nearest(sweep *sw, int band, double y0, double y1, double x_lo, double x_hi, int k0, int k1,
-                         int i0, int i1, int j)
-{
-    cw__pieces *p = sw->pieces;
-    const uint64_t *row = cw__row(sw->b, band);
-    for (int k = next_set(row, k0, k1); k < k1; k = next_set(row, k + 1, k1)) {
-        double cx = 0.5 * (cw__max(x_lo, k) + cw__min(x_hi, k + 1)), cy = 0.5 * (y0 + y1);
-        double dx = (cx - p->target_x) * p->metric_x, dy = (cy - p->target_y) * p->metric_y;
-        double d2 = dx * dx + dy * dy;
-        if (d2 < p->best_d2) {
-            p->best_d2 = d2;
-            p->best = (cw__piece){i0, i1, j, k, band};
-        }
-    }
-}
-
-// Adds B texel k of row `band`, covered over [lo, hi] of its width, with `unit` area per unit width.
-static void add_texel(cw__pieces *p, const cw_mask *b, int k, int band, double lo, double hi, double unit, double cy)
-{
-    double w = unit * (hi - lo);
-    p->area += w;
-    p->sum_x += w * 0.5 * (lo + hi);
-    p->sum_y += w * cy;
-    p->grad_x += w * (!cw__texel(b, k + 1, band) - !cw__texel(b, k - 1, band));
-    p->grad_y += w * (!cw__texel(b, k, band + 1) - !cw__texel(b, k, band - 1));
-}
-
-// Adds one slice to the accumulator: its exact area is shared among the B texels its x-range
-// covers in proportion to the covered width. The two end texels, partly covered, go one by one;
-// the fully covered ones between them a word at a time.
-static void add_pieces(sweep *sw, const run_shape *rs, int band, double y0, double y1, double x_lo, double x_hi,
-                       int k0, int k1, int i0, int i1, int j)
-{
-    cw__pieces *p = sw->pieces;
-    const cw_mask *b = sw->b;
-    double width = x_hi - x_lo, cy = 0.5 * (y0 + y1);
-    double unit = width > 0 ? slice_area(rs, y0, y1) / width : 0;
-    if (cw__texel(b, k0, band))
-        add_texel(p, b, k0, band, cw__max(x_lo, k0), cw__min(x_hi, k0 + 1), unit, cy);
-    if (k1 - 1 > k0 && cw__texel(b, k1 - 1, band))
-        add_texel(p, b, k1 - 1, band, cw__max(x_lo, k1 - 1), cw__min(x_hi, k1), unit, cy);
-    if (k1 - k0 > 2) {
-        texel_terms inner = row_terms(b, band, k0 + 1, k1 - 1);
-        add_terms(p, &inner, unit, cy);
-    }
-    p->lo_x = cw__min(p->lo_x, cw__max(x_lo, k0)), p->hi_x = cw__max(p->hi_x, cw__min(x_hi, k1));
-    p->lo_y = cw__min(p->lo_y, y0), p->hi_y = cw__max(p->hi_y, y1);
-    if (p->find_nearest)
-        find_nearest(sw, band, y0, y1, x_lo, x_hi, k0, k1, i0, i1, j);
-}
-
 // Tests (or, with pieces, measures) one run against every B band it crosses.
-static bool sweep_run(sweep *sw, int i0, int i1, int j)
+static bool sweep_run(cw__sweep *sw, int i0, int i1, int j)
 {
     const cw_mask *b = sw->b;
-    run_shape rs = shape_run(sw, i0, i1, j);
+    cw__run_shape rs = shape_run(sw, i0, i1, j);
     int r0 = clamp_floor(rs.bottom_y + sw->eps_y, b->y0, b->y1);
     int r1 = clamp_ceil(rs.top_y - sw->eps_y, b->y0, b->y1);
     sw->work += 3 * (r1 - r0);
@@ -491,13 +301,13 @@ static bool sweep_run(sweep *sw, int i0, int i1, int j)
             continue;
         if (sw->pieces == NULL)
             return true;
-        add_pieces(sw, &rs, r, y0, y1, x_lo, x_hi, k0, k1, i0, i1, j);
+        cw__sweep_add_pieces(sw, &rs, r, y0, y1, x_lo, x_hi, k0, k1, i0, i1, j);
     }
     return false;
 }
 
 // Tests the runs of A's row j within its clipped texels [i0, i1).
-static bool sweep_runs(sweep *sw, int j, int i0, int i1)
+static bool sweep_runs(cw__sweep *sw, int j, int i0, int i1)
 {
     const uint64_t *row = cw__row(sw->a, j);
     for (int start = next_set(row, i0, i1); start < i1;) {
@@ -509,7 +319,7 @@ static bool sweep_runs(sweep *sw, int j, int i0, int i1)
     return false;
 }
 
-static bool sweep_row(sweep *sw, int j)
+static bool sweep_row(cw__sweep *sw, int j)
 {
     int i0, i1;
     sw->work++;
@@ -534,7 +344,7 @@ static int count_in_range(const uint64_t *row, int i0, int i1)
 // Finds the walk's next row with texels left after clipping and estimates what testing it costs
 // (a row, plus three per slice: each opaque texel crosses |u.y| of B's bands). False when the walk
 // has no rows left.
-static bool peek_row(sweep *sw)
+static bool peek_row(cw__sweep *sw)
 {
     int j, i0, i1;
     while (next_row(sw, &j)) {
@@ -556,17 +366,6 @@ static bool peek_row(sweep *sw)
 // --- the fast paths in front of the walk ---
 
 typedef enum probe_result { PROBE_UNKNOWN, PROBE_HIT, PROBE_APART } probe_result;
-
-static CW__ALWAYS_INLINE bool opaque_inside(const cw__body *body, double x, double y)
-{
-    const cw_mask *m = body->mask;
-    if (!(x >= m->box[0] && x < m->box[2] && y >= m->box[1] && y < m->box[3]))
-        return false;
-    int i = (int)x, j = (int)y; // non-negative here, so truncation is floor
-    if (fabs(x - i - 0.5) >= 0.5 - body->eps_x || fabs(y - j - 0.5) >= 0.5 - body->eps_y)
-        return false; // on (or within the tolerance of) a texel edge: proves nothing
-    return cw__texel_at(m, i, j);
-}
 
 // The box in `to`'s texel space where `from`'s opaque texels may meet `to`'s, as [lo, hi] on x and
 // y, and in oct how far the mapped outline reaches along x + y and x - y (lo, hi, lo, hi); false if
@@ -673,7 +472,7 @@ static inline bool race(const cw__body *a, const cw__body *b, const cw__map *ab,
         cw__local_vector(&b->xf, dx, dy, &ax, &ay);
         cw__local_vector(&a->xf, -dx, -dy, &bx, &by);
     }
-    sweep walks[2];
+    cw__sweep walks[2];
     if (!setup_sweep(&walks[0], a, b, ab, ax, ay, NULL) || !peek_row(&walks[0]))
         return false;
     // Where a's texels land within 2^20 of b's (each point b's texels off by a billionth at most,
@@ -689,7 +488,7 @@ static inline bool race(const cw__body *a, const cw__body *b, const cw__map *ab,
     if (!setup_sweep(&walks[1], b, a, ba, bx, by, NULL) || !peek_row(&walks[1]))
         return false;
     for (;;) {
-        sweep *sw = walks[0].work + walks[0].next_cost <= walks[1].work + walks[1].next_cost ? &walks[0] : &walks[1];
+        cw__sweep *sw = walks[0].work + walks[0].next_cost <= walks[1].work + walks[1].next_cost ? &walks[0] : &walks[1];
         if (sweep_runs(sw, sw->next_j, sw->next_i0, sw->next_i1))
             return true;
         if (!peek_row(sw))
@@ -730,72 +529,14 @@ bool cw__masks_overlap_moving(const cw__body *a, const cw__body *b, double dx, d
     return race(a, b, &ab, &ba, dx, dy);
 }
 
-void cw__masks_pieces(const cw__body *walked, const cw__body *other, cw__pieces *pieces)
+bool cw__sweep_setup(cw__sweep *sw, const cw__body *walked, const cw__body *other, const cw__map *m,
+                     cw__pieces *pieces)
 {
-    if (walked->mask->count == 0 || other->mask->count == 0)
-        return;
-    cw__map m = cw__map_between(walked, other);
-    sweep sw;
-    if (!setup_sweep(&sw, walked, other, &m, 0, 0, pieces))
-        return;
-    for (int j; sw.work < CW__PIECES_WORK && next_row(&sw, &j);)
-        sweep_row(&sw, j);
+    return setup_sweep(sw, walked, other, m, 0, 0, pieces);
 }
 
-// Samples the overlap at the centres of `walked`'s opaque texels (every `stride`-th row and column
-// of those that can reach `other`): a centre strictly inside an opaque texel of `other` lies in the
-// overlap. Accumulates in walked's local space; the gradient comes from walked's boundary texels.
-void cw__masks_sample(const cw__body *walked, const cw__body *other, int stride, cw__samples *out)
-{
-    const cw_mask *a = walked->mask, *b = other->mask;
-    if (a->count == 0 || b->count == 0)
-        return;
-    cw__map m = cw__map_between(walked, other);
-    sweep sw;
-    if (!setup_sweep(&sw, walked, other, &m, 0, 0, NULL))
-        return;
-    for (int j = sw.j0; j < sw.j1; j += stride) {
-        int i0, i1;
-        if (!clip_columns(&sw, j, &i0, &i1))
-            continue;
-        const uint64_t *row = cw__row(a, j);
-        for (int i = i0 - i0 % stride; i < i1; i += stride) {
-            if (i < i0 || !((row[i >> 6] >> (i & 63)) & 1u))
-                continue;
-            double x = i + 0.5, y = j + 0.5;
-            if (!opaque_inside(other, m.ox + x * m.ux + y * m.vx, m.oy + x * m.uy + y * m.vy))
-                continue;
-            out->count++;
-            out->sum_x += x, out->sum_y += y;
-            out->grad_x += !cw__texel(a, i + 1, j) - !cw__texel(a, i - 1, j);
-            out->grad_y += !cw__texel(a, i, j + 1) - !cw__texel(a, i, j - 1);
-            out->lo_x = cw__min(out->lo_x, x), out->hi_x = cw__max(out->hi_x, x);
-            out->lo_y = cw__min(out->lo_y, y), out->hi_y = cw__max(out->hi_y, y);
-            if (out->find_nearest) {
-                double dx = (x - out->target_x) * out->metric_x, dy = (y - out->target_y) * out->metric_y;
-                if (dx * dx + dy * dy < out->best_d2)
-                    out->best_d2 = dx * dx + dy * dy, out->best_x = x, out->best_y = y;
-            }
-        }
-    }
-}
+bool cw__sweep_next_row(cw__sweep *sw, int *j) { return next_row(sw, j); }
 
-void cw__piece_centroid(const cw__body *walked, const cw__body *other, const cw__piece *piece, double *x, double *y)
-{
-    const cw__map m = cw__map_between(walked, other);
-    double len = piece->i1 - piece->i0;
-    double cx = m.ox + piece->i0 * m.ux + piece->j * m.vx, cy = m.oy + piece->i0 * m.uy + piece->j * m.vy;
-    double px[CW__POLYGON_MAX] = {cx, cx + len * m.ux, cx + len * m.ux + m.vx, cx + m.vx};
-    double py[CW__POLYGON_MAX] = {cy, cy + len * m.uy, cy + len * m.uy + m.vy, cy + m.vy};
-    int n = 4;
-    n = cw__clip_polygon(px, py, n, 0, -1, -piece->band);   // y >= band
-    n = cw__clip_polygon(px, py, n, 0, 1, piece->band + 1); // y <= band + 1
-    n = cw__clip_polygon(px, py, n, -1, 0, -piece->k);      // x >= k
-    n = cw__clip_polygon(px, py, n, 1, 0, piece->k + 1);    // x <= k + 1
-    cw__polygon_centroid(px, py, n, x, y);
-    const double run_x[4] = {cx, cx + len * m.ux, cx + len * m.ux + m.vx, cx + m.vx};
-    const double run_y[4] = {cy, cy + len * m.uy, cy + len * m.uy + m.vy, cy + m.vy};
-    const double texel_x[4] = {piece->k, piece->k + 1, piece->k + 1, piece->k};
-    const double texel_y[4] = {piece->band, piece->band, piece->band + 1, piece->band + 1};
-    cw__settle_in_quads(run_x, run_y, texel_x, texel_y, x, y);
-}
+bool cw__sweep_row(cw__sweep *sw, int j) { return sweep_row(sw, j); }
+
+bool cw__sweep_clip_columns(const cw__sweep *sw, int j, int *i0, int *i1) { return clip_columns(sw, j, i0, i1); }
