@@ -29,7 +29,7 @@
 #define BUCKETS 32    // intervals are swept bucket by bucket of start
 #define BANDS 12     // rows are merged in bands of a twelfth of the bound (at least a row)
 #define QUICK_PASSES 4 // widening passes over all intervals before they are sorted into buckets
-#define ROW_TRIES 2    // bounds tried for the rows after a cover: its answer, then half of it
+#define ROW_TRIES 3    // bounds tried for the rows after a cover (row_bound_fractions)
 #define EXIT_EVERY 8   // pairs between the checks whether a direction has already lost
 
 // A rectangle of one shape, in world units relative to a reference point: its centre, its radius
@@ -644,17 +644,23 @@ static double depth_along(problem *p, const best_direction *found)
     return reach_sorted(p) + 2 * p->tolerance;
 }
 
+// The bounds tried for the rows after a cover, as fractions of its answer: the first whose rows fit
+// is searched. An eighth was added when two rings crossed deep, their way out a sixtieth of the
+// cover's answer, had too many pairs of rows within half of it (a seeded test, 61x the shortest
+// move); it costs deep overlaps' manifolds about a tenth more instructions.
+static const double row_bound_fractions[ROW_TRIES] = {1, 0.5, 0.125};
+
 // After a search over banded rows (a cover of the shapes) found `found`: the shapes themselves, row
 // by row. A cover fills in what lies between a band's rows, so a shallow gap that only the shapes
 // have (two rings just crossed) may be gone from it, and the cover's answer many times the true one
-// (377x in a seeded test before this pass). Within a bound short enough for the rows to fit (the
-// cover's answer, else half of it) every direction's gap below the bound is exact. True (and
-// `found` and `depth` replaced) if the rows give a shorter move.
+// (377x in a seeded test before this pass). Within a bound short enough for the rows to fit (see
+// row_bound_fractions) every direction's gap below the bound is exact. True (and `found` and
+// `depth` replaced) if the rows give a shorter move.
 static bool search_rows(problem *p, double hint_x, double hint_y, best_direction *found, double *depth)
 {
-    double bound = cw__min(found->gap, p->bound);
-    for (int tries = 0; tries < ROW_TRIES; tries++, bound *= 0.5) {
-        p->bound = bound + p->min_gap;
+    const double cover = cw__min(found->gap, p->bound);
+    for (int tries = 0; tries < ROW_TRIES; tries++) {
+        p->bound = cover * row_bound_fractions[tries] + p->min_gap;
         if (!rects_and_pairs(p, 1, 1))
             continue;
         best_direction rows = {found->nx, found->ny, p->bound};

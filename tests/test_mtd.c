@@ -200,7 +200,84 @@ static void test_crossed_rings(void **state)
     assert_true(gen_test_scale() > 1 || (s.p99 <= 5 && s.worst <= 50)); // 32 seeds: at most 2.5 and 28x
 }
 
+// A mask from rows of '#' (opaque) and '.' for a fixed case.
+static void shape_from_rows(gen_shape *s, const char *const *rows, int h)
+{
+    int w = (int)strlen(rows[0]);
+    unsigned char *solid = malloc((size_t)w * (size_t)h);
+    assert_non_null(solid);
+    for (int j = 0; j < h; j++)
+        for (int i = 0; i < w; i++)
+            solid[(size_t)j * (size_t)w + (size_t)i] = rows[j][i] == '#';
+    assert_true(gen_mask_shape(s, solid, w, h, GEN_FILLED, 1, 0));
+}
+
+// The manifold of a fixed pair against the brute force: its depth within 1% of the shortest move,
+// and B moved by it apart.
+static void check_fixed_pair(const gen_shape *a, const cw_transform *ta, const gen_shape *b, const cw_transform *tb)
+{
+    cw_manifold m;
+    assert_true(cw_overlap(&a->shape, ta, &b->shape, tb, &m));
+    double texel = fmin(fmin(fabs(ta->scale.x), fabs(ta->scale.y)), fmin(fabs(tb->scale.x), fabs(tb->scale.y)));
+    double gaps[DIRECTIONS];
+    double mtd = mref_gaps(&a->ref, ta, &b->ref, tb, DIRECTIONS, 0, texel / 1024, gaps);
+    printf("  depth %.6g, shortest move %.6g (%.3fx)\n", (double)m.depth, mtd, m.depth / mtd);
+    assert_true(m.depth <= 1.01 * mtd);
+    cw_transform out = *tb;
+    out.position.x = (float)(tb->position.x + m.normal.x * (m.depth + 1e-4));
+    out.position.y = (float)(tb->position.y + m.normal.y * (m.depth + 1e-4));
+    assert_false(cw_overlap(&a->shape, ta, &b->shape, &out, NULL));
+}
+
+// Two pairs of rings from CW_TEST_SALT=206's run of test_crossed_rings. In the first the search's
+// depth left the rings a hair short of apart (the exact test rounds the tolerance its own way), and
+// bisecting from there toward the far side, as if the pair stayed apart once apart, went through the
+// ring and out (12x the shortest move); the depth is now carried on within the gap found. In the
+// second the rows did not fit within the cover's answer or half of it, and the cover's way out was
+// 61x the shortest; an eighth of it fits.
+static void test_crossed_rings_fixed(void **state)
+{
+    (void)state;
+    static const char *const wide[] = {"....................", "....................", "......########......",
+                                       "....############....", "..####........####..", "..###..........###..",
+                                       "..###..........###..", "..####........####..", "....############....",
+                                       "......########......", "....................", "...................."};
+    static const char *const round[] = {"..............", "..............", "......##......", "....######....",
+                                        "...###..###...", "..###....###..", "..##......##..", "..##......##..",
+                                        "..##......##..", "..###....###..", "...###..###...", "....######....",
+                                        "......##......", "..............", ".............."};
+    static const char *const tall[] = {"...............", ".......#.......", ".....#####.....", "....#######....",
+                                       "...###...###...", "...##.....##...", "..##.......##..", "..##.......##..",
+                                       "..##.......##..", "..##.......##..", "..##.......##..", "..##.......##..",
+                                       "..##.......##..", "..##.......##..", "...##.....##...", "...###...###...",
+                                       "....#######....", ".....#####.....", ".......#.......", "..............."};
+    static const char *const oval[] = {"..............", ".....####.....", "....######....", "...########...",
+                                       "...##....##...", "...##....##...", "...#......#...", "..##......##..",
+                                       "..##......##..", "..##......##..", "..##......##..", "..##......##..",
+                                       "...#......#...", "...##....##...", "...##....##...", "...########...",
+                                       "....######....", ".....####.....", ".............."};
+    gen_shape a, b;
+    shape_from_rows(&a, wide, 12);
+    shape_from_rows(&b, round, 15);
+    cw_transform ta = {{0x1.4d6a66p+3f, -0x1.f3529cp+2f}, 0, {-0x1.cddc44p-2f, 0x1.cddc44p-2f}, {0, 0}};
+    cw_transform tb = {{0x1.0ddddp+2f, -0x1.5e006ep+2f}, 0x1.2c99f6p+2f, {0x1.e0a5d4p-1f, 0x1.73ff58p+0f},
+                       {0x1.cp+2f, 0x1.ep+2f}};
+    check_fixed_pair(&a, &ta, &b, &tb);
+    gen_shape_free(&a);
+    gen_shape_free(&b);
+    shape_from_rows(&a, tall, 20);
+    shape_from_rows(&b, oval, 19);
+    ta = (cw_transform){{0x1.9bdbdcp+3f, -0x1.74d1bep+4f}, -0x1.734502p+1f, {0x1.8f827ep+0f, 0x1.cdbb1ap-1f},
+                        {0x1.6e43c2p+2f, 0x1.03f478p+1f}};
+    tb = (cw_transform){{0x1.7a122p+4f, -0x1.68cbb6p+4f}, 0x1.2d97c8p+2f, {0x1.52823cp-1f, 0x1.3dd422p-1f},
+                        {-0x1.af2a7ap+2f, 0x1.bfa986p+4f}};
+    check_fixed_pair(&a, &ta, &b, &tb);
+    gen_shape_free(&a);
+    gen_shape_free(&b);
+}
+
 const struct CMUnitTest mtd_tests[] = {
     cmocka_unit_test(test_families),
     cmocka_unit_test(test_crossed_rings),
+    cmocka_unit_test(test_crossed_rings_fixed),
 };
