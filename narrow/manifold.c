@@ -193,7 +193,7 @@ static double contact_depth(const cw__body *a, const cw__body *b, const overlap_
 // which is at least a 1024th of a texel wide (cw__mtd's narrowest): steps from a millionth of a texel,
 // each four times the last, up to half that width. Bisecting from there instead assumes the pair
 // stays apart once apart, which two rings crossed through each other are not: it ended beyond the
-// far side (61 times the shortest move in a seeded test). False if no step separates.
+// far side (12 times the shortest move in a seeded test). False if no step separates.
 static bool step_apart(const cw__body *a, const cw__body *b, double nx, double ny, double *depth)
 {
     double texel = cw__min(texel_size(a), texel_size(b));
