@@ -94,6 +94,25 @@ static double angle_to_near_minimum(cw_vec2 normal, const double *gaps, double m
     return best;
 }
 
+// The brute force's texel scale for a pair: the least texel side, or a box's side where that is less.
+static double pair_texel(const gen_shape *a, const cw_transform *ta, const cw_transform *tb)
+{
+    double b_texel = fmin(fabs(tb->scale.x), fabs(tb->scale.y));
+    if (a->is_box)
+        return fmin(b_texel, fmin(a->box_w * fabs(ta->scale.x), a->box_h * fabs(ta->scale.y)));
+    return fmin(fmin(fabs(ta->scale.x), fabs(ta->scale.y)), b_texel);
+}
+
+// Whether B moved by the manifold's normal times (depth + 1e-4) still overlaps A.
+static bool still_overlaps(const gen_shape *a, const cw_transform *ta, const gen_shape *b, const cw_transform *tb,
+                           const cw_manifold *m)
+{
+    cw_transform out = *tb;
+    out.position.x = (float)(tb->position.x + m->normal.x * (m->depth + 1e-4));
+    out.position.y = (float)(tb->position.y + m->normal.y * (m->depth + 1e-4));
+    return cw_overlap(&a->shape, ta, &b->shape, &out, NULL);
+}
+
 // Runs `count` overlapping pairs of a family; fills results; returns the number of failures (a
 // move by the manifold that does not separate).
 static int run_family(family f, int count, uint64_t seed_mix, result *results)
@@ -116,18 +135,13 @@ static int run_family(family f, int count, uint64_t seed_mix, result *results)
         double px = gen_range(&r, lo[0], hi[0]), py = gen_range(&r, lo[1], hi[1]);
         tb.position = (cw_vec2){(float)(px - 0.5 * (blo[0] + bhi[0])), (float)(py - 0.5 * (blo[1] + bhi[1]))};
         cw_manifold m;
-        double texel = fmin(fmin(fabs(ta.scale.x), fabs(ta.scale.y)), fmin(fabs(tb.scale.x), fabs(tb.scale.y)));
-        if (a.is_box)
-            texel = fmin(fmin(fabs(tb.scale.x), fabs(tb.scale.y)), fmin(a.box_w * fabs(ta.scale.x), a.box_h * fabs(ta.scale.y)));
+        double texel = pair_texel(&a, &ta, &tb);
         if (ref_margin_capped(&a.ref, &ta, &b.ref, &tb, 0.01) > 0.01 && cw_overlap(&a.shape, &ta, &b.shape, &tb, &m)) {
             double gaps[DIRECTIONS], nx = 1, ny = 0;
             double mtd = mref_gaps(&a.ref, &ta, &b.ref, &tb, DIRECTIONS, 0, texel / 1024, gaps);
             results[done].ratio = m.depth / mtd;
             results[done].angle = angle_to_near_minimum(m.normal, gaps, mtd, &nx, &ny);
-            cw_transform out = tb;
-            out.position.x = (float)(tb.position.x + m.normal.x * (m.depth + 1e-4));
-            out.position.y = (float)(tb.position.y + m.normal.y * (m.depth + 1e-4));
-            if (cw_overlap(&a.shape, &ta, &b.shape, &out, NULL) && failures++ < MAX_PRINTED) {
+            if (still_overlaps(&a, &ta, &b, &tb, &m) && failures++ < MAX_PRINTED) {
                 printf("FAIL mtd (%s): moving B by normal * (depth + 1e-4) still overlaps\n", family_names[f]);
                 print_pair(&a, &ta, &b, &tb, &m, mtd, nx, ny);
             }
@@ -218,15 +232,11 @@ static void check_fixed_pair(const gen_shape *a, const cw_transform *ta, const g
 {
     cw_manifold m;
     assert_true(cw_overlap(&a->shape, ta, &b->shape, tb, &m));
-    double texel = fmin(fmin(fabs(ta->scale.x), fabs(ta->scale.y)), fmin(fabs(tb->scale.x), fabs(tb->scale.y)));
     double gaps[DIRECTIONS];
-    double mtd = mref_gaps(&a->ref, ta, &b->ref, tb, DIRECTIONS, 0, texel / 1024, gaps);
+    double mtd = mref_gaps(&a->ref, ta, &b->ref, tb, DIRECTIONS, 0, pair_texel(a, ta, tb) / 1024, gaps);
     printf("  depth %.6g, shortest move %.6g (%.3fx)\n", (double)m.depth, mtd, m.depth / mtd);
     assert_true(m.depth <= 1.01 * mtd);
-    cw_transform out = *tb;
-    out.position.x = (float)(tb->position.x + m.normal.x * (m.depth + 1e-4));
-    out.position.y = (float)(tb->position.y + m.normal.y * (m.depth + 1e-4));
-    assert_false(cw_overlap(&a->shape, ta, &b->shape, &out, NULL));
+    assert_false(still_overlaps(a, ta, b, tb, &m));
 }
 
 // Two pairs of rings from CW_TEST_SALT=206's run of test_crossed_rings. In the first the search's
