@@ -29,7 +29,6 @@
 #define BUCKETS 32    // intervals are swept bucket by bucket of start
 #define BANDS 12     // rows are merged in bands of a twelfth of the bound (at least a row)
 #define QUICK_PASSES 4 // widening passes over all intervals before they are sorted into buckets
-#define ROW_TRIES 3    // bounds tried for the rows after a cover (row_bound_fractions)
 #define EXIT_EVERY 8   // pairs between the checks whether a direction has already lost
 
 // A rectangle of one shape, in world units relative to a reference point: its centre, its radius
@@ -648,7 +647,7 @@ static double depth_along(problem *p, const best_direction *found)
 // is searched. An eighth was added when two rings crossed deep, their way out a sixtieth of the
 // cover's answer, had too many pairs of rows within half of it (a seeded test, 61x the shortest
 // move); it costs deep overlaps' manifolds about a tenth more instructions.
-static const double row_bound_fractions[ROW_TRIES] = {1, 0.5, 0.125};
+static const double row_bound_fractions[] = {1, 0.5, 0.125};
 
 // After a search over banded rows (a cover of the shapes) found `found`: the shapes themselves, row
 // by row. A cover fills in what lies between a band's rows, so a shallow gap that only the shapes
@@ -659,8 +658,8 @@ static const double row_bound_fractions[ROW_TRIES] = {1, 0.5, 0.125};
 static bool search_rows(problem *p, double hint_x, double hint_y, best_direction *found, double *depth)
 {
     const double cover = cw__min(found->gap, p->bound);
-    for (int tries = 0; tries < ROW_TRIES; tries++) {
-        p->bound = cover * row_bound_fractions[tries] + p->min_gap;
+    for (size_t k = 0; k < sizeof row_bound_fractions / sizeof row_bound_fractions[0]; k++) {
+        p->bound = cover * row_bound_fractions[k] + p->min_gap;
         if (!rects_and_pairs(p, 1, 1))
             continue;
         best_direction rows = {found->nx, found->ny, p->bound};
