@@ -32,6 +32,20 @@ static inline int next_clear(const uint64_t *row, int pos, int end)
     return i < end ? i : end;
 }
 
+// Last clear bit at or before `pos`, or `begin - 1` if none at or after `begin`.
+static inline int prev_clear(const uint64_t *row, int pos, int begin)
+{
+    int w = pos >> 6;
+    uint64_t bits = ~row[w] & (~0ull >> (63 - (pos & 63)));
+    while (bits == 0) {
+        if (64 * w-- <= begin)
+            return begin - 1;
+        bits = ~row[w];
+    }
+    int i = 64 * w + 63 - __builtin_clzll(bits);
+    return i >= begin ? i : begin - 1;
+}
+
 // Whether any bit in [k0, k1) is set; requires 0 <= k0 < k1 <= width.
 static inline bool any_in_range(const uint64_t *row, int k0, int k1)
 {

@@ -479,9 +479,23 @@ void cw__masks_sample(const cw__body *walked, const cw__body *other, int stride,
 
 // The minimum translation of b that ends its overlap with a (mtd.c): a unit direction and the
 // distance (a shade past the first gap, so that the move separates them). (hint_x, hint_y) is one
-// more direction to try. False only if no separating move was found (never for valid bodies).
-bool cw__mtd(const cw__body *a, const cw__body *b, double hint_x, double hint_y, double *nx, double *ny,
-             double *depth);
+// more direction to try; (inside_x, inside_y) a world point inside the overlap, if known (one that
+// is not only costs a little time). False only if no separating move was found (never for valid
+// bodies).
+bool cw__mtd(const cw__body *a, const cw__body *b, double hint_x, double hint_y, double inside_x, double inside_y,
+             double *nx, double *ny, double *depth);
+
+// Tests only (tests/hooks.h): the lower bound cw__mtd() puts on every move that parts a and b
+// (mtd.c, parting_lower_bound()), given a world point inside their overlap; NaN for shapes or
+// transforms that cannot be prepared.
+double cw__test_parting_bound(const cw_shape *a, const cw_transform *ta, const cw_shape *b, const cw_transform *tb,
+                              cw_vec2 inside);
+
+// How deep world point (wx, wy) lies in a mask body (clearance.c): the distance, in world units, from
+// it to the nearest texel that is not opaque (the mask's own texel grid; outside its opaque box all
+// are transparent), scaled by the body's smaller scale so that the world disc of that radius lies
+// within the opaque texels' image. 0 where the point is not inside an opaque texel.
+double cw__clearance(const cw__body *body, double wx, double wy);
 
 // The first touch of a moving by t * (dx, dy) against b, from the intervals of time over which
 // each pair of rectangles (a run of texels of each, or a box) overlaps: the earliest start in

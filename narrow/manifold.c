@@ -213,7 +213,7 @@ void cw__mask_manifold(const cw__body *a, const cw__body *b, cw_manifold *manifo
     if (!measure_sampled(a, b, &c))
         measure_exact(a, b, &c);
     double nx, ny, depth;
-    if (cw__mtd(a, b, c.nx, c.ny, &nx, &ny, &depth)) {
+    if (cw__mtd(a, b, c.nx, c.ny, c.px, c.py, &nx, &ny, &depth)) {
         c.nx = nx, c.ny = ny;
         if (moved_overlaps(a, b, nx * depth, ny * depth) && !step_apart(a, b, nx, ny, &depth))
             depth = contact_depth(a, b, &c, depth);

@@ -61,6 +61,7 @@ typedef struct problem {
     double bound;           // an upper bound on the answer
     double move_x, move_y;  // first touch: a's motion (pairs are those that meet over it)
     double cx_a, cy_a, bx, by; // the centres of the opaque boxes, relative to the reference point
+    double inside_x, inside_y; // a world point inside the overlap (as far as the caller knows)
     rect_set sets[2];
     rect_pairs pairs;
 } problem;
@@ -574,6 +575,7 @@ static void start_problem(problem *p, const cw__body *a, const cw__body *b)
     p->min_gap = texel / 1024;
     p->move_x = p->move_y = 0;
     p->bound = 0;
+    p->inside_x = p->inside_y = NAN; // none known (cw__mtd() is told one)
 }
 
 bool cw__first_touch_pairs(const cw__body *a, const cw__body *b, double dx, double dy, double *t, double *until)
@@ -658,26 +660,61 @@ static bool rows_within(problem *p, double cover, size_t k)
     return rects_and_pairs(p, 1, 1);
 }
 
-// The first bound in row_bound_fractions whose rows fit, its rows and pairs built, or ROW_BOUNDS if
-// none fits. Rows that fit within a bound fit within every shorter one (fewer rows come near, fewer
-// pairs), so the list is halved rather than walked: the longest bound, where the rows fit least
-// often and a try that does not fit costs most (it stops at the first pair past the cap), is then
-// tried only when a shorter one fits (deep overlaps' manifolds: 5% fewer instructions, the same
-// answers).
-static size_t first_rows_that_fit(problem *p, double cover)
+// How deep world point (wx, wy) lies in both shapes, ra + rb (see parting_lower_bound()), or 0 if
+// it is not at least `least` inside either.
+static double depth_in_both(const problem *p, double wx, double wy, double least)
 {
-    size_t lo = 0, hi = ROW_BOUNDS, built = ROW_BOUNDS; // built: the bound whose rows are in p, if any
+    const double ra = cw__clearance(p->a, wx, wy);
+    const double rb = ra >= least ? cw__clearance(p->b, wx, wy) : 0;
+    return rb >= least ? ra + rb : 0;
+}
+
+// A lower bound on every move of B that parts the shapes, from points deep in both: no move shorter
+// than ra + rb parts two shapes with opaque discs of radii ra and rb around one point (the discs
+// would still overlap). The caller's point inside the overlap is tried, and points on the segment
+// between the opaque boxes' centres, where the round and convex sprites of most deep overlaps
+// overlap deepest. A point counts only an eighth of a texel inside both, and half a texel is taken
+// off: any shorter move leaves the two discs a lens that holds a disc an eighth of a texel across,
+// so some pair of rows overlaps far beyond the touching tolerance, and no direction's gap from the
+// rows can be shorter. 0 if no point counts.
+static double parting_lower_bound(const problem *p)
+{
+    const double texel = 1024 * p->min_gap; // the smallest texel of the two, in world units
+    double best = depth_in_both(p, p->inside_x, p->inside_y, texel / 8);
+    for (int k = 0; k <= 4; k++) {
+        const double t = 0.25 * k;
+        const double wx = p->rx + p->cx_a + t * (p->bx - p->cx_a), wy = p->ry + p->cy_a + t * (p->by - p->cy_a);
+        best = cw__max(best, depth_in_both(p, wx, wy, texel / 8));
+    }
+    return best > 0 ? best - texel / 2 : 0;
+}
+
+// The first bound in row_bound_fractions whose rows fit, its rows and pairs built, if a search
+// there could find a move shorter than the cover's (its bound above `lower`, a lower bound on
+// every parting move); else ROW_BOUNDS. Rows that fit within a bound fit within every shorter one
+// (fewer rows come near, fewer pairs), so the first that fits is found by halving the list rather
+// than walking it, among the bounds above `lower` (a longer one, should it fit, is searched as it
+// would be anyway; if only shorter ones fit, nothing can be found). The longest bound, where the
+// rows fit least often and a try that does not fit costs most (it stops at the first pair past the
+// cap), is then tried only when a shorter one fits. Deep overlaps' manifolds: 6% fewer
+// instructions from the halving, and 12% fewer again from the lower bound; the same answers.
+static size_t first_rows_that_fit(problem *p, double cover, double lower)
+{
+    size_t live = 0; // the bounds above `lower`
+    while (live < ROW_BOUNDS && cover * row_bound_fractions[live] + p->min_gap > lower)
+        live++;
+    size_t lo = 0, hi = live, built = live; // built: the bound whose rows are in p, if any
     while (lo < hi) {
         const size_t mid = lo + (hi - lo) / 2;
         const bool fit = rows_within(p, cover, mid);
-        built = fit ? mid : ROW_BOUNDS;
+        built = fit ? mid : live;
         if (fit)
             hi = mid;
         else
             lo = mid + 1;
     }
-    if (hi < ROW_BOUNDS && built != hi && !rows_within(p, cover, hi))
-        return ROW_BOUNDS; // not reached: they fitted a moment ago
+    if (hi == live || (built != hi && !rows_within(p, cover, hi)))
+        return ROW_BOUNDS; // none fits (the second: not reached, they fitted a moment ago)
     return hi;
 }
 
@@ -690,7 +727,7 @@ static size_t first_rows_that_fit(problem *p, double cover)
 static bool search_rows(problem *p, double hint_x, double hint_y, best_direction *found, double *depth)
 {
     const double cover = cw__min(found->gap, p->bound);
-    if (first_rows_that_fit(p, cover) == ROW_BOUNDS)
+    if (first_rows_that_fit(p, cover, parting_lower_bound(p)) == ROW_BOUNDS)
         return false;
     best_direction rows = {found->nx, found->ny, p->bound};
     search_directions(p, hint_x, hint_y, &rows);
@@ -701,14 +738,32 @@ static bool search_rows(problem *p, double hint_x, double hint_y, best_direction
     return true;
 }
 
-bool cw__mtd(const cw__body *a, const cw__body *b, double hint_x, double hint_y, double *nx, double *ny,
-             double *depth)
+// What a minimum translation starts from: start_problem(), the point inside, the opaque boxes' centres.
+static void start_mtd(problem *p, const cw__body *a, const cw__body *b, double inside_x, double inside_y)
+{
+    start_problem(p, a, b);
+    p->inside_x = inside_x, p->inside_y = inside_y;
+    const cw_mask *ma = a->mask, *mb = b->mask;
+    cw__to_world(&a->xf, 0.5 * (ma->x0 + ma->x1), 0.5 * (ma->y0 + ma->y1), p->rx, p->ry, &p->cx_a, &p->cy_a);
+    cw__to_world(&b->xf, 0.5 * (mb->x0 + mb->x1), 0.5 * (mb->y0 + mb->y1), p->rx, p->ry, &p->bx, &p->by);
+}
+
+double cw__test_parting_bound(const cw_shape *a, const cw_transform *ta, const cw_shape *b, const cw_transform *tb,
+                              cw_vec2 inside)
+{
+    cw__body body_a, body_b;
+    if (!cw__prepare(a, ta, &body_a) || !cw__prepare(b, tb, &body_b))
+        return NAN;
+    problem p;
+    start_mtd(&p, &body_a, &body_b, inside.x, inside.y);
+    return parting_lower_bound(&p);
+}
+
+bool cw__mtd(const cw__body *a, const cw__body *b, double hint_x, double hint_y, double inside_x, double inside_y,
+             double *nx, double *ny, double *depth)
 {
     problem p;
-    start_problem(&p, a, b);
-    const cw_mask *ma = a->mask, *mb = b->mask;
-    cw__to_world(&a->xf, 0.5 * (ma->x0 + ma->x1), 0.5 * (ma->y0 + ma->y1), p.rx, p.ry, &p.cx_a, &p.cy_a);
-    cw__to_world(&b->xf, 0.5 * (mb->x0 + mb->x1), 0.5 * (mb->y0 + mb->y1), p.rx, p.ry, &p.bx, &p.by);
+    start_mtd(&p, a, b, inside_x, inside_y);
     p.bound = upper_bound(&p, hint_x, hint_y) + p.min_gap;
     int band_a = band_for(&p, a, BANDS), band_b = band_for(&p, b, BANDS);
     if (!(p.bound < INFINITY) || !set_up(&p, &band_a, &band_b))

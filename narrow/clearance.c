@@ -1,0 +1,46 @@
+// How deep a point lies in a mask: the distance to the nearest texel that is not opaque. Two shapes
+// whose opaque discs around one point have radii ra and rb cannot be parted by a move shorter than
+// ra + rb (the discs would still overlap), which lets the minimum translation skip searches that
+// could only find longer moves (mtd.c).
+#include "bits.h"
+
+#include <math.h>
+
+// The squared distance from local point (x, y) to the nearest texel of row r that is not opaque (x
+// lies in column i), vy being the distance from y to the row.
+static double row_reach2(const cw_mask *m, int r, int i, double x, double vy)
+{
+    const uint64_t *row = cw__row(m, r);
+    const int right = next_clear(row, i, m->x1), left = prev_clear(row, i, m->x0);
+    const double hx = right == i || left == i ? 0 : cw__min(right - x, x - (left + 1));
+    return hx * hx + vy * vy;
+}
+
+double cw__clearance(const cw__body *body, double wx, double wy)
+{
+    const cw_mask *m = body->mask;
+    double x, y;
+    cw__to_local(body, wx, wy, &x, &y);
+    if (!(x > m->x0 && x < m->x1 && y > m->y0 && y < m->y1)) // NaN too
+        return 0;
+    const int i = (int)x, j = (int)y;
+    if (!cw__texel_at(m, i, j))
+        return 0;
+    // Outside the opaque box every texel is transparent; within it, row by row outward from the
+    // point's own, until the rows lie farther than the nearest found.
+    double edge = cw__min(cw__min(x - m->x0, m->x1 - x), cw__min(y - m->y0, m->y1 - y));
+    double best = edge * edge;
+    for (int r = j; r >= m->y0; r--) {
+        const double vy = r == j ? 0 : y - (r + 1);
+        if (vy * vy >= best)
+            break;
+        best = cw__min(best, row_reach2(m, r, i, x, vy));
+    }
+    for (int r = j + 1; r < m->y1; r++) {
+        const double vy = r - y;
+        if (vy * vy >= best)
+            break;
+        best = cw__min(best, row_reach2(m, r, i, x, vy));
+    }
+    return sqrt(best) * cw__min(fabs(body->xf.sx), fabs(body->xf.sy));
+}
