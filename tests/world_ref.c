@@ -382,7 +382,10 @@ void wr_set_transform(wr_world *w, int h, const cw_transform *t)
     }
     r->transform = *t;
     r->aabb_valid = false;
-    if (r->fresh) // a body does not move in its first step
+    // A body does not move in its first step, so a new one starts where it is put; but once its first
+    // step is running (from a callback), that step's motion stays as it was (its events are checked
+    // against it), and the next starts where the step leaves it.
+    if (r->fresh && !(w->in_step && r->live_at_step))
         r->from = t->position;
 }
 
