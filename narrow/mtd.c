@@ -379,26 +379,57 @@ static double intervals_and_first_reach(problem *p, double nx, double ny, double
     return i < 0 ? enough : far;
 }
 
-// The same in double from the rectangles themselves, for the direction chosen.
+// One pair's interval along a direction whose factor on each axis is c[axis], by division (the
+// search's pair_interval() multiplies by reciprocals): each window's ends over the factor; an axis
+// the direction is parallel to keeps the pair only if its window holds 0, as |gap| < reach.
+static void exact_interval(const rect_pairs *w, const double c[4], int i, double *start, double *end)
+{
+    double lo = -INFINITY, hi = INFINITY;
+    for (int axis = 0; axis < 4; axis++) {
+        const double low = w->lo[axis][i], high = w->hi[axis][i];
+        if (c[axis] == 0) {
+            hi = low < 0 && high > 0 ? hi : -INFINITY;
+            continue;
+        }
+        double t0 = low / c[axis], t1 = high / c[axis];
+        lo = cw__max(lo, cw__min(t0, t1)), hi = cw__min(hi, cw__max(t0, t1));
+    }
+    *start = lo, *end = lo < hi ? hi : -1.0;
+}
+
+// The same in double, for the direction chosen, from the pairs' windows (pair_windows() made them
+// from the rectangles: -reach - gap and reach - gap, so |gap| < reach is low < 0 < high). Two pairs
+// at a time where SSE2 is at hand, each lane exact_interval()'s operations in its order.
 static void exact_intervals(problem *p, double nx, double ny)
 {
     rect_pairs *w = &p->pairs;
-    for (int i = 0; i < w->count; i++) {
-        const rect *ra = &p->sets[0].r[w->first[i]], *rb = &p->sets[1].r[w->second[i]];
-        double lo = -INFINITY, hi = INFINITY;
+    double c[4];
+    for (int axis = 0; axis < 4; axis++)
+        c[axis] = nx * p->ax[axis] + ny * p->ay[axis];
+    int i = 0;
+#if defined(__SSE2__)
+    const __m128d zero = _mm_setzero_pd(), none = _mm_set1_pd(-1.0), below = _mm_set1_pd(-INFINITY);
+    for (; i + 2 <= w->count; i += 2) {
+        __m128d lo = below, hi = _mm_set1_pd(INFINITY);
         for (int axis = 0; axis < 4; axis++) {
-            double c = nx * p->ax[axis] + ny * p->ay[axis];
-            double reach = ra->radius[axis] + rb->radius[axis] - p->tolerance;
-            double gap = p->ax[axis] * (rb->cx - ra->cx) + p->ay[axis] * (rb->cy - ra->cy); // |gap + s c| < reach
-            if (c == 0) {
-                hi = fabs(gap) < reach ? hi : -INFINITY;
+            const __m128d low = _mm_loadu_pd(w->lo[axis] + i), high = _mm_loadu_pd(w->hi[axis] + i);
+            if (c[axis] == 0) {
+                const __m128d holds = _mm_and_pd(_mm_cmplt_pd(low, zero), _mm_cmpgt_pd(high, zero));
+                hi = _mm_or_pd(_mm_and_pd(holds, hi), _mm_andnot_pd(holds, below));
                 continue;
             }
-            double t0 = (-reach - gap) / c, t1 = (reach - gap) / c;
-            lo = cw__max(lo, cw__min(t0, t1)), hi = cw__min(hi, cw__max(t0, t1));
+            const __m128d factor = _mm_set1_pd(c[axis]);
+            const __m128d t0 = _mm_div_pd(low, factor), t1 = _mm_div_pd(high, factor);
+            lo = _mm_max_pd(lo, _mm_min_pd(t0, t1)); // cw__max(lo, cw__min(t0, t1))
+            hi = _mm_min_pd(hi, _mm_max_pd(t0, t1)); // cw__min(hi, cw__max(t0, t1))
         }
-        w->start[i] = lo, w->end[i] = lo < hi ? hi : -1.0;
+        const __m128d open = _mm_cmplt_pd(lo, hi);
+        _mm_storeu_pd(w->start + i, lo);
+        _mm_storeu_pd(w->end + i, _mm_or_pd(_mm_and_pd(open, hi), _mm_andnot_pd(open, none)));
     }
+#endif
+    for (; i < w->count; i++)
+        exact_interval(w, c, i, &w->start[i], &w->end[i]);
 }
 
 // The reach from 0 of the union of the intervals, gaps narrower than min_gap not counting: the
