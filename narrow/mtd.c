@@ -14,7 +14,7 @@
 // Only pairs that can meet within an upper bound on the answer matter. Where the bound is many
 // texels (a deep overlap) the rows are merged in bands of about a twelfth of it: a cover of the
 // shape, so the answer can only grow (by at most a band), and the move still separates.
-#include "bits.h"
+#include "mtd.h"
 
 #include <math.h>
 #if defined(__SSE2__)
@@ -24,233 +24,10 @@
 #include <immintrin.h>
 #endif
 
-#define RECT_CAP 96   // rectangles per shape (56 bytes each, on the stack)
-#define PAIR_CAP 320  // pairs of rectangles (about 90 bytes each, on the stack)
 #define BUCKETS 32    // intervals are swept bucket by bucket of start
 #define BANDS 12     // rows are merged in bands of a twelfth of the bound (at least a row)
 #define QUICK_PASSES 4 // widening passes over all intervals before they are sorted into buckets
 #define EXIT_EVERY 8   // pairs between the checks whether a direction has already lost
-
-// A rectangle of one shape, in world units relative to a reference point: its centre, its radius
-// along each of the four axes, and its half extents along the world axes.
-typedef struct rect {
-    double cx, cy, radius[4], ex, ey;
-} rect;
-
-typedef struct rect_set {
-    int count;
-    rect r[RECT_CAP];
-} rect_set;
-
-// Per pair and axis, the open range of s * (direction . axis) for which the projections overlap, the
-// pair's rectangles, and per pair the interval of s along the direction being tried. In double: a
-// contact just begun has a depth of a millionth of a texel, and directions must be told apart there.
-typedef struct rect_pairs {
-    int count;
-    double lo[4][PAIR_CAP], hi[4][PAIR_CAP];
-    short first[PAIR_CAP], second[PAIR_CAP];
-    double start[PAIR_CAP], end[PAIR_CAP];
-} rect_pairs;
-
-typedef struct problem {
-    const cw__body *a, *b;
-    double rx, ry;          // the reference point (b's position)
-    double ax[4], ay[4];    // the four axes: a's u, v, then b's
-    double tolerance;       // touching tolerance, world units
-    double min_gap;         // narrower gaps do not count (they would not survive rounding)
-    double bound;           // an upper bound on the answer
-    double move_x, move_y;  // first touch: a's motion (pairs are those that meet over it)
-    double cx_a, cy_a, bx, by; // the centres of the opaque boxes, relative to the reference point
-    double inside_x, inside_y; // a world point inside the overlap (as far as the caller knows)
-    rect_set sets[2];
-    rect_pairs pairs;
-} problem;
-
-// What every rectangle of one body shares: its placement, the reference point, and how long the
-// body's u and v axes (unit length) are along each of the problem's four axes and the world's.
-typedef struct rect_frame {
-    const cw__xf *xf;
-    double rx, ry;
-    double along_u[4], along_v[4];
-    double abs_c, abs_s, abs_sx, abs_sy;
-} rect_frame;
-
-static rect_frame rect_frame_of(const problem *p, const cw__body *body)
-{
-    const cw__xf *xf = &body->xf;
-    rect_frame f = {xf, p->rx, p->ry, {0}, {0}, fabs(xf->c), fabs(xf->s), fabs(xf->sx), fabs(xf->sy)};
-    for (int k = 0; k < 4; k++) { // the body's axes are (c, s) and (-s, c)
-        f.along_u[k] = fabs(xf->c * p->ax[k] + xf->s * p->ay[k]);
-        f.along_v[k] = fabs(xf->c * p->ay[k] - xf->s * p->ax[k]);
-    }
-    return f;
-}
-
-static bool add_rect(const rect_frame *f, double i0, double i1, double j0, double j1, rect_set *set)
-{
-    if (set->count == RECT_CAP)
-        return false;
-    rect *r = &set->r[set->count++];
-    cw__to_world(f->xf, 0.5 * (i0 + i1), 0.5 * (j0 + j1), f->rx, f->ry, &r->cx, &r->cy);
-    double hu = 0.5 * (i1 - i0) * f->abs_sx, hv = 0.5 * (j1 - j0) * f->abs_sy;
-    for (int k = 0; k < 4; k++)
-        r->radius[k] = hu * f->along_u[k] + hv * f->along_v[k];
-    r->ex = hu * f->abs_c + hv * f->abs_s, r->ey = hu * f->abs_s + hv * f->abs_c;
-    return true;
-}
-
-// The runs of the body's mask in texels [i0, i1) x [j0, j1), the rows ORed in bands of `band`
-// (a cover of those texels). False if they do not fit.
-static bool collect(const rect_frame *f, const cw_mask *m, int i0, int i1, int j0, int j1, int band, rect_set *set)
-{
-    uint64_t merged[CW_MASK_MAX_SIZE / 64];
-    int w0 = i0 >> 6, w1 = (i1 - 1) >> 6;
-    for (int j = j0; j < j1; j += band) {
-        int end = cw__int_min(j + band, j1);
-        for (int w = w0; w <= w1; w++) {
-            merged[w] = 0;
-            for (int k = j; k < end; k++)
-                merged[w] |= cw__row(m, k)[w];
-        }
-        for (int start = next_set(merged, i0, i1); start < i1;) {
-            int stop = next_clear(merged, start, i1);
-            if (!add_rect(f, start, stop, j, end, set))
-                return false;
-            start = stop < i1 ? next_set(merged, stop, i1) : i1;
-        }
-    }
-    return true;
-}
-
-// The texels of `body` that can come within `reach` world units of `box`.
-static void region(const cw__body *body, cw_aabb box, double reach, int *i0, int *i1, int *j0, int *j1)
-{
-    double lo_x = INFINITY, lo_y = INFINITY, hi_x = -INFINITY, hi_y = -INFINITY;
-    for (int k = 0; k < 4; k++) {
-        double wx = k & 1 ? box.max.x + reach : box.min.x - reach;
-        double wy = k & 2 ? box.max.y + reach : box.min.y - reach;
-        double lx, ly;
-        cw__to_local(body, wx, wy, &lx, &ly);
-        lo_x = cw__min(lo_x, lx), hi_x = cw__max(hi_x, lx), lo_y = cw__min(lo_y, ly), hi_y = cw__max(hi_y, ly);
-    }
-    const cw_mask *m = body->mask;
-    *i0 = clamp_floor(lo_x, m->x0, m->x1), *i1 = clamp_ceil(hi_x, m->x0, m->x1);
-    *j0 = clamp_floor(lo_y, m->y0, m->y1), *j1 = clamp_ceil(hi_y, m->y0, m->y1);
-}
-
-// The other's opaque box, or for a first touch the box it covers over the motion as `body` sees
-// it (`body` moves one way, so the other moves the other way).
-static cw_aabb other_box(const problem *p, const cw__body *body, const cw__body *other)
-{
-    cw_aabb box = cw__body_aabb(other);
-    double mx = body == p->a ? -p->move_x : p->move_x, my = body == p->a ? -p->move_y : p->move_y;
-    box.min.x = fminf(box.min.x, (float)(box.min.x + mx)), box.max.x = fmaxf(box.max.x, (float)(box.max.x + mx));
-    box.min.y = fminf(box.min.y, (float)(box.min.y + my)), box.max.y = fmaxf(box.max.y, (float)(box.max.y + my));
-    return box;
-}
-
-// The rectangles of one shape near the other: a box is one; a mask its runs, in bands of rows.
-static bool shape_rects(const problem *p, const cw__body *body, const cw__body *other, int band, rect_set *set)
-{
-    set->count = 0;
-    rect_frame f = rect_frame_of(p, body);
-    if (body->is_box)
-        return add_rect(&f, 0, 1, 0, 1, set);
-    int i0, i1, j0, j1;
-    region(body, other_box(p, body, other), p->bound, &i0, &i1, &j0, &j1);
-    return i0 >= i1 || j0 >= j1 || collect(&f, body->mask, i0, i1, j0, j1, band, set);
-}
-
-// Whether two rectangles' AABBs come within the bound of each other (B not moving), both axes at
-// once where SSE2 is at hand (a rect's centre and its extents are adjacent pairs of doubles).
-static bool within_bound(const problem *p, const rect *ra, const rect *rb)
-{
-#if defined(__SSE2__)
-    __m128d gap = _mm_sub_pd(_mm_loadu_pd(&rb->cx), _mm_loadu_pd(&ra->cx));
-    __m128d reach = _mm_add_pd(_mm_loadu_pd(&ra->ex), _mm_loadu_pd(&rb->ex));
-    __m128d beyond = _mm_sub_pd(_mm_andnot_pd(_mm_set1_pd(-0.0), gap), reach); // |gap| - reach
-    return _mm_movemask_pd(_mm_cmple_pd(beyond, _mm_set1_pd(p->bound))) == 3;
-#else
-    double gap_x = rb->cx - ra->cx, gap_y = rb->cy - ra->cy, reach_x = ra->ex + rb->ex, reach_y = ra->ey + rb->ey;
-    return fabs(gap_x) - reach_x <= p->bound && fabs(gap_y) - reach_y <= p->bound;
-#endif
-}
-
-// Whether two rectangles' AABBs can come within the bound of each other at some time of a's
-// motion (on both axes at once).
-static bool may_meet_moving(const problem *p, const rect *ra, const rect *rb)
-{
-    double gap[2] = {rb->cx - ra->cx, rb->cy - ra->cy}, reach[2] = {ra->ex + rb->ex, ra->ey + rb->ey};
-    const double move[2] = {p->move_x, p->move_y};
-    double lo = 0, hi = 1; // times t with |gap - t * move| <= reach on each axis
-    for (int k = 0; k < 2; k++) {
-        reach[k] += p->bound;
-        if (move[k] == 0) {
-            if (fabs(gap[k]) > reach[k])
-                return false;
-            continue;
-        }
-        double t0 = (gap[k] - reach[k]) / move[k], t1 = (gap[k] + reach[k]) / move[k];
-        lo = cw__max(lo, cw__min(t0, t1)), hi = cw__min(hi, cw__max(t0, t1));
-    }
-    return lo <= hi;
-}
-
-// A pair's window on each axis: the open range of s * (direction . axis) where the projections
-// overlap, |gap + s c| < reach. True if no move within the bound meets along some axis.
-static bool pair_windows(const problem *p, const rect *ra, const rect *rb, double lo[4], double hi[4])
-{
-    double dx = rb->cx - ra->cx, dy = rb->cy - ra->cy;
-#if defined(__SSE2__)
-    __m128d tolerance = _mm_set1_pd(p->tolerance), bound = _mm_set1_pd(p->bound), sign = _mm_set1_pd(-0.0);
-    __m128d apart = _mm_setzero_pd();
-    for (int axis = 0; axis < 4; axis += 2) { // two axes a step, each lane the scalar operations
-        __m128d radii = _mm_add_pd(_mm_loadu_pd(ra->radius + axis), _mm_loadu_pd(rb->radius + axis));
-        __m128d reach = _mm_sub_pd(radii, tolerance);
-        __m128d gap = _mm_add_pd(_mm_mul_pd(_mm_loadu_pd(p->ax + axis), _mm_set1_pd(dx)),
-                                 _mm_mul_pd(_mm_loadu_pd(p->ay + axis), _mm_set1_pd(dy)));
-        _mm_storeu_pd(lo + axis, _mm_sub_pd(_mm_xor_pd(reach, sign), gap));
-        _mm_storeu_pd(hi + axis, _mm_sub_pd(reach, gap));
-        apart = _mm_or_pd(apart, _mm_cmpgt_pd(_mm_sub_pd(_mm_andnot_pd(sign, gap), reach), bound));
-    }
-    return _mm_movemask_pd(apart) != 0;
-#else
-    bool apart = false;
-    for (int axis = 0; axis < 4; axis++) {
-        double reach = ra->radius[axis] + rb->radius[axis] - p->tolerance;
-        double gap = p->ax[axis] * dx + p->ay[axis] * dy;
-        lo[axis] = -reach - gap, hi[axis] = reach - gap;
-        apart = apart || fabs(gap) - reach > p->bound;
-    }
-    return apart;
-#endif
-}
-
-// The pairs of rectangles that B moved by less than the bound can bring together, with their
-// windows. False if there are too many.
-static bool make_pairs(problem *p)
-{
-    const rect_set *sa = &p->sets[0], *sb = &p->sets[1];
-    rect_pairs *w = &p->pairs;
-    bool still = p->move_x == 0 && p->move_y == 0;
-    w->count = 0;
-    for (int i = 0; i < sa->count; i++)
-        for (int k = 0; k < sb->count; k++) {
-            const rect *ra = &sa->r[i], *rb = &sb->r[k];
-            if (!(still ? within_bound(p, ra, rb) : may_meet_moving(p, ra, rb)))
-                continue;
-            double lo[4], hi[4];
-            if (pair_windows(p, ra, rb, lo, hi) && still)
-                continue;
-            if (w->count == PAIR_CAP)
-                return false;
-            for (int axis = 0; axis < 4; axis++)
-                w->lo[axis][w->count] = lo[axis], w->hi[axis][w->count] = hi[axis];
-            w->first[w->count] = (short)i, w->second[w->count] = (short)k;
-            w->count++;
-        }
-    return true;
-}
 
 // Along unit (nx, ny), each axis's factor and which of its windows' ends comes first along s.
 typedef struct axis_factors {
@@ -258,7 +35,7 @@ typedef struct axis_factors {
     const double *low[4], *high[4];
 } axis_factors;
 
-static void factors_along(const problem *p, double nx, double ny, axis_factors *f)
+static void factors_along(const cw__problem *p, double nx, double ny, axis_factors *f)
 {
     for (int axis = 0; axis < 4; axis++) {
         double c = nx * p->ax[axis] + ny * p->ay[axis];
@@ -286,11 +63,11 @@ static void pair_interval(const axis_factors *f, int i, double *start, double *e
 // The first pairs' intervals and the first pass's end over them (into *far), two pairs at a time
 // where SSE2 is at hand, each lane the scalar operations in their order. Returns the pairs done,
 // or -1 once the end has reached `enough`.
-static int pairs_by_two(problem *p, const axis_factors *f, double enough, double *far)
+static int pairs_by_two(cw__problem *p, const axis_factors *f, double enough, double *far)
 {
     int i = 0;
 #if defined(__SSE2__)
-    rect_pairs *w = &p->pairs;
+    cw__rect_pairs *w = &p->pairs;
     __m128d limit = _mm_set1_pd(p->min_gap), best = _mm_setzero_pd(), none = _mm_set1_pd(-1.0);
     __m128d lost = _mm_set1_pd(enough);
     for (; i + 2 <= w->count; i += 2) {
@@ -324,9 +101,9 @@ static int pairs_by_two(problem *p, const axis_factors *f, double enough, double
 // otherwise, which could only change the sign of a zero, and a zero reach is compared, never
 // kept). It calls nothing: the upper halves of the registers are cleared as it returns, before
 // any SSE code runs.
-__attribute__((target("avx2"))) static int pairs_by_four(problem *p, const axis_factors *f, double enough, double *far)
+__attribute__((target("avx2"))) static int pairs_by_four(cw__problem *p, const axis_factors *f, double enough, double *far)
 {
-    rect_pairs *w = &p->pairs;
+    cw__rect_pairs *w = &p->pairs;
     __m256d limit = _mm256_set1_pd(p->min_gap), best = _mm256_setzero_pd(), none = _mm256_set1_pd(-1.0);
     __m256d lost = _mm256_set1_pd(enough);
     int i = 0;
@@ -359,7 +136,7 @@ __attribute__((target("avx2"))) static int pairs_by_four(problem *p, const axis_
 // over them: the largest end among the intervals that start before min_gap, or 0 (as
 // farthest_end() would give). Once that end reaches `enough` the direction has lost whatever the
 // rest hold: the pass stops there and gives `enough` (the intervals left unfinished).
-static double intervals_and_first_reach(problem *p, double nx, double ny, double enough)
+static double intervals_and_first_reach(cw__problem *p, double nx, double ny, double enough)
 {
     axis_factors f;
     factors_along(p, nx, ny, &f);
@@ -369,7 +146,7 @@ static double intervals_and_first_reach(problem *p, double nx, double ny, double
 #else
     int i = pairs_by_two(p, &f, enough, &far);
 #endif
-    rect_pairs *w = &p->pairs;
+    cw__rect_pairs *w = &p->pairs;
     for (; i >= 0 && i < w->count; i++) { // the rest one at a time
         if ((i & (EXIT_EVERY - 1)) == 0 && far >= enough)
             return enough;
@@ -382,7 +159,7 @@ static double intervals_and_first_reach(problem *p, double nx, double ny, double
 // One pair's interval along a direction whose factor on each axis is c[axis], by division (the
 // search's pair_interval() multiplies by reciprocals): each window's ends over the factor; an axis
 // the direction is parallel to keeps the pair only if its window holds 0, as |gap| < reach.
-static void exact_interval(const rect_pairs *w, const double c[4], int i, double *start, double *end)
+static void exact_interval(const cw__rect_pairs *w, const double c[4], int i, double *start, double *end)
 {
     double lo = -INFINITY, hi = INFINITY;
     for (int axis = 0; axis < 4; axis++) {
@@ -400,9 +177,9 @@ static void exact_interval(const rect_pairs *w, const double c[4], int i, double
 // The same in double, for the direction chosen, from the pairs' windows (pair_windows() made them
 // from the rectangles: -reach - gap and reach - gap, so |gap| < reach is low < 0 < high). Two pairs
 // at a time where SSE2 is at hand, each lane exact_interval()'s operations in its order.
-static void exact_intervals(problem *p, double nx, double ny)
+static void exact_intervals(cw__problem *p, double nx, double ny)
 {
-    rect_pairs *w = &p->pairs;
+    cw__rect_pairs *w = &p->pairs;
     double c[4];
     for (int axis = 0; axis < 4; axis++)
         c[axis] = nx * p->ax[axis] + ny * p->ay[axis];
@@ -436,9 +213,9 @@ static void exact_intervals(problem *p, double nx, double ny)
 // intervals are put in buckets by start (a counting sort over [0, bound]); the buckets are swept
 // in order, and within one the intervals that start before the reach extend it until none does.
 // A bucket whose first possible start is past the reach ends the sweep. Exact, in linear time.
-static double reach_sorted(const problem *p)
+static double reach_sorted(const cw__problem *p)
 {
-    const rect_pairs *w = &p->pairs;
+    const cw__rect_pairs *w = &p->pairs;
     int count[BUCKETS + 1] = {0}, order[PAIR_CAP], bucket[PAIR_CAP];
     double per = BUCKETS / p->bound;
     for (int i = 0; i < w->count; i++) {
@@ -468,7 +245,7 @@ static double reach_sorted(const problem *p)
 
 // The largest end among the intervals that start before `threshold`, and `floor` (two pairs at a
 // time where SSE2 is at hand).
-static double farthest_end(const rect_pairs *w, double threshold, double floor)
+static double farthest_end(const cw__rect_pairs *w, double threshold, double floor)
 {
     int i = 0, n = w->count;
     double far = floor;
@@ -492,9 +269,9 @@ static double farthest_end(const rect_pairs *w, double threshold, double floor)
 // passes over all intervals settle it (each takes every interval that starts before the reach so
 // far); a long chain goes to the buckets instead. Once the reach passes `enough` (the best found so
 // far) the direction has lost: that is all the search needs to know.
-static double search_reach(problem *p, double first, double enough)
+static double search_reach(cw__problem *p, double first, double enough)
 {
-    rect_pairs *w = &p->pairs;
+    cw__rect_pairs *w = &p->pairs;
     double reach = 0, gap = p->min_gap, next = first;
     for (int pass = 1;; pass++) {
         if (!(next > reach) || next >= enough)
@@ -510,7 +287,7 @@ typedef struct best_direction {
     double nx, ny, gap;
 } best_direction;
 
-static void try_direction(problem *p, double nx, double ny, best_direction *b)
+static void try_direction(cw__problem *p, double nx, double ny, best_direction *b)
 {
     double length = cw__length(nx, ny);
     if (!(length > 0))
@@ -530,7 +307,7 @@ static void rotate(double x, double y, double angle, double *rx, double *ry)
 }
 
 // The extent of a body's opaque hull along unit (nx, ny), relative to the reference point.
-static void hull_extent(const problem *p, const cw__body *body, double nx, double ny, double *lo, double *hi)
+static void hull_extent(const cw__problem *p, const cw__body *body, double nx, double ny, double *lo, double *hi)
 {
     const cw_mask *m = body->mask;
     *lo = INFINITY, *hi = -INFINITY;
@@ -544,7 +321,7 @@ static void hull_extent(const problem *p, const cw__body *body, double nx, doubl
 
 // An upper bound on the answer: the least of the moves that take B's hull wholly past A's, along
 // the edge normals, the diagonals between them and the hint, both ways.
-static double upper_bound(const problem *p, double hint_x, double hint_y)
+static double upper_bound(const cw__problem *p, double hint_x, double hint_y)
 {
     double bound = INFINITY, dirs[10][2];
     for (int axis = 0; axis < 4; axis++) {
@@ -566,36 +343,14 @@ static double upper_bound(const problem *p, double hint_x, double hint_y)
 }
 
 // Rows per band for a body: the bound over `bands`, at least one row.
-static int band_for(const problem *p, const cw__body *body, int bands)
+static int band_for(const cw__problem *p, const cw__body *body, int bands)
 {
     double rows = p->bound / (bands * fabs(body->xf.sy));
     return rows < 2 ? 1 : rows > CW_MASK_MAX_SIZE ? CW_MASK_MAX_SIZE : (int)rows;
 }
 
-// Both shapes' rectangles in bands of the given rows, and their pairs. False if they do not fit.
-static bool rects_and_pairs(problem *p, int band_a, int band_b)
-{
-    return shape_rects(p, p->a, p->b, band_a, &p->sets[0]) && shape_rects(p, p->b, p->a, band_b, &p->sets[1]) &&
-           make_pairs(p);
-}
-
-// The rectangles and pairs, the bands doubled until they fit (a handful of rectangles at most once
-// a band is the whole shape). The bands used are left in *band_a and *band_b.
-static bool set_up(problem *p, int *band_a, int *band_b)
-{
-    if (p->move_x != 0 || p->move_y != 0) // a first touch: the texels themselves, or nothing
-        return rects_and_pairs(p, 1, 1);
-    for (;;) {
-        if (rects_and_pairs(p, *band_a, *band_b))
-            return true;
-        if (*band_a >= CW_MASK_MAX_SIZE && *band_b >= CW_MASK_MAX_SIZE)
-            return false;
-        *band_a = cw__int_min(2 * *band_a, CW_MASK_MAX_SIZE), *band_b = cw__int_min(2 * *band_b, CW_MASK_MAX_SIZE);
-    }
-}
-
 // What both questions share: the bodies, the reference point, the axes, the tolerances.
-static void start_problem(problem *p, const cw__body *a, const cw__body *b)
+static void start_problem(cw__problem *p, const cw__body *a, const cw__body *b)
 {
     p->a = a, p->b = b;
     p->rx = b->xf.px, p->ry = b->xf.py;
@@ -611,12 +366,12 @@ static void start_problem(problem *p, const cw__body *a, const cw__body *b)
 
 bool cw__first_touch_pairs(const cw__body *a, const cw__body *b, double dx, double dy, double *t, double *until)
 {
-    problem p;
+    cw__problem p;
     start_problem(&p, a, b);
     p.move_x = dx, p.move_y = dy;
     double length = cw__length(dx, dy);
     int band = 1;
-    if (!(length > 0) || !set_up(&p, &band, &band))
+    if (!(length > 0) || !cw__set_up_pairs(&p, &band, &band))
         return false; // too many rectangles: the caller bisects instead
     // a moving by t * d is b moving by s along -d / |d|, s = t * |d|.
     exact_intervals(&p, -dx / length, -dy / length);
@@ -635,7 +390,7 @@ bool cw__first_touch_pairs(const cw__body *a, const cw__body *b, double dx, doub
 // Edge normals both ways and the diagonals between them, the hint, the centres' direction; then
 // steps either side of the best, halved from about 9 degrees to two (unless none beat `found` as
 // it came: then there is no best to refine).
-static void search_directions(problem *p, double hint_x, double hint_y, best_direction *found)
+static void search_directions(cw__problem *p, double hint_x, double hint_y, best_direction *found)
 {
     const double given = found->gap;
     try_direction(p, hint_x, hint_y, found); // the likeliest first: the rest then stop early
@@ -670,7 +425,7 @@ static void search_directions(problem *p, double hint_x, double hint_y, best_dir
 }
 
 // The depth along the direction found, from the pairs as they are set up.
-static double depth_along(problem *p, const best_direction *found)
+static double depth_along(cw__problem *p, const best_direction *found)
 {
     exact_intervals(p, found->nx, found->ny);
     return reach_sorted(p) + 2 * p->tolerance;
@@ -685,15 +440,15 @@ static const double row_bound_fractions[] = {1, 0.5, 0.125};
 
 // The rows within row_bound_fractions[k] of the cover's answer, and their pairs. False if they do
 // not fit.
-static bool rows_within(problem *p, double cover, size_t k)
+static bool rows_within(cw__problem *p, double cover, size_t k)
 {
     p->bound = cover * row_bound_fractions[k] + p->min_gap;
-    return rects_and_pairs(p, 1, 1);
+    return cw__rects_and_pairs(p, 1, 1);
 }
 
 // How deep world point (wx, wy) lies in both shapes, ra + rb (see parting_lower_bound()), or 0 if
 // it is not at least `least` inside either.
-static double depth_in_both(const problem *p, double wx, double wy, double least)
+static double depth_in_both(const cw__problem *p, double wx, double wy, double least)
 {
     const double ra = cw__clearance(p->a, wx, wy);
     const double rb = ra >= least ? cw__clearance(p->b, wx, wy) : 0;
@@ -708,7 +463,7 @@ static double depth_in_both(const problem *p, double wx, double wy, double least
 // off: any shorter move leaves the two discs a lens that holds a disc an eighth of a texel across,
 // so some pair of rows overlaps far beyond the touching tolerance, and no direction's gap from the
 // rows can be shorter. 0 if no point counts.
-static double parting_lower_bound(const problem *p)
+static double parting_lower_bound(const cw__problem *p)
 {
     const double texel = 1024 * p->min_gap; // the smallest texel of the two, in world units
     double best = depth_in_both(p, p->inside_x, p->inside_y, texel / 8);
@@ -729,7 +484,7 @@ static double parting_lower_bound(const problem *p)
 // rows fit least often and a try that does not fit costs most (it stops at the first pair past the
 // cap), is then tried only when a shorter one fits. Deep overlaps' manifolds: 6% fewer
 // instructions from the halving, and 12% fewer again from the lower bound; the same answers.
-static size_t first_rows_that_fit(problem *p, double cover, double lower)
+static size_t first_rows_that_fit(cw__problem *p, double cover, double lower)
 {
     size_t live = 0; // the bounds above `lower`
     while (live < ROW_BOUNDS && cover * row_bound_fractions[live] + p->min_gap > lower)
@@ -755,7 +510,7 @@ static size_t first_rows_that_fit(problem *p, double cover, double lower)
 // (377x in a seeded test before this pass). Within a bound short enough for the rows to fit (see
 // row_bound_fractions) every direction's gap below the bound is exact. True (and `found` and
 // `depth` replaced) if the rows give a shorter move.
-static bool search_rows(problem *p, double hint_x, double hint_y, best_direction *found, double *depth)
+static bool search_rows(cw__problem *p, double hint_x, double hint_y, best_direction *found, double *depth)
 {
     const double cover = cw__min(found->gap, p->bound);
     if (first_rows_that_fit(p, cover, parting_lower_bound(p)) == ROW_BOUNDS)
@@ -770,7 +525,7 @@ static bool search_rows(problem *p, double hint_x, double hint_y, best_direction
 }
 
 // What a minimum translation starts from: start_problem(), the point inside, the opaque boxes' centres.
-static void start_mtd(problem *p, const cw__body *a, const cw__body *b, double inside_x, double inside_y)
+static void start_mtd(cw__problem *p, const cw__body *a, const cw__body *b, double inside_x, double inside_y)
 {
     start_problem(p, a, b);
     p->inside_x = inside_x, p->inside_y = inside_y;
@@ -785,7 +540,7 @@ double cw__test_parting_bound(const cw_shape *a, const cw_transform *ta, const c
     cw__body body_a, body_b;
     if (!cw__prepare(a, ta, &body_a) || !cw__prepare(b, tb, &body_b))
         return NAN;
-    problem p;
+    cw__problem p;
     start_mtd(&p, &body_a, &body_b, inside.x, inside.y);
     return parting_lower_bound(&p);
 }
@@ -793,11 +548,11 @@ double cw__test_parting_bound(const cw_shape *a, const cw_transform *ta, const c
 bool cw__mtd(const cw__body *a, const cw__body *b, double hint_x, double hint_y, double inside_x, double inside_y,
              double *nx, double *ny, double *depth)
 {
-    problem p;
+    cw__problem p;
     start_mtd(&p, a, b, inside_x, inside_y);
     p.bound = upper_bound(&p, hint_x, hint_y) + p.min_gap;
     int band_a = band_for(&p, a, BANDS), band_b = band_for(&p, b, BANDS);
-    if (!(p.bound < INFINITY) || !set_up(&p, &band_a, &band_b))
+    if (!(p.bound < INFINITY) || !cw__set_up_pairs(&p, &band_a, &band_b))
         return false;
     best_direction found = {1, 0, INFINITY};
     search_directions(&p, hint_x, hint_y, &found);

@@ -11,7 +11,7 @@ cp "$top/include/collworld.h" "$out/collworld.h"
 version=$(sed -n 's/^#define CW_VERSION_STRING "\(.*\)"/\1/p' "$top/include/collworld.h")
 
 # Internal headers, each before the ones that include it; then the sources, library part by part.
-headers="narrow/fp.h narrow/alloc.h narrow/internal.h narrow/bits.h narrow/sweep.h broad/grid.h broad/cell_pairs.h broad/grid_sort.h world/internal.h"
+headers="narrow/fp.h narrow/alloc.h narrow/internal.h narrow/bits.h narrow/sweep.h narrow/mtd.h broad/grid.h broad/cell_pairs.h broad/grid_sort.h world/internal.h"
 sources=$(cd "$top" && ls narrow/*.c broad/*.c world/*.c)
 
 {
