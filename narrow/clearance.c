@@ -1,7 +1,7 @@
-// How deep a point lies in a mask: the distance to the nearest texel that is not opaque. Two shapes
-// whose opaque discs around one point have radii ra and rb cannot be parted by a move shorter than
-// ra + rb (the discs would still overlap), which lets the minimum translation skip searches that
-// could only find longer moves (mtd.c).
+// How deep a point lies in a shape: the distance to the nearest texel that is not opaque, or to a
+// box's edge. Two shapes whose opaque discs around one point have radii ra and rb cannot be parted
+// by a move shorter than ra + rb (the discs would still overlap), which lets the minimum
+// translation skip searches that could only find longer moves (mtd.c).
 #include "bits.h"
 
 #include <math.h>
@@ -18,10 +18,17 @@ static double row_reach2(const cw_mask *m, int r, int i, double x, double vy)
 
 double cw__clearance(const cw__body *body, double wx, double wy)
 {
-    const cw_mask *m = body->mask;
     double x, y;
-    cw__to_local(body, wx, wy, &x, &y);
-    if (!(x > m->x0 && x < m->x1 && y > m->y0 && y < m->y1)) // NaN too
+    cw__to_local(body, wx, wy, &x, &y); // texels, or a box's own units
+    const double unit = cw__min(fabs(body->scale_x), fabs(body->scale_y)); // world units a local unit, at least
+    if (body->is_box) {
+        const double w = cw__body_width(body), h = cw__body_height(body);
+        if (!(x > 0 && x < w && y > 0 && y < h)) // NaN too
+            return 0;
+        return cw__min(cw__min(x, w - x), cw__min(y, h - y)) * unit;
+    }
+    const cw_mask *m = body->mask;
+    if (!(x > m->x0 && x < m->x1 && y > m->y0 && y < m->y1))
         return 0;
     const int i = (int)x, j = (int)y;
     if (!cw__texel_at(m, i, j))
@@ -42,5 +49,5 @@ double cw__clearance(const cw__body *body, double wx, double wy)
             break;
         best = cw__min(best, row_reach2(m, r, i, x, vy));
     }
-    return sqrt(best) * cw__min(fabs(body->xf.sx), fabs(body->xf.sy));
+    return sqrt(best) * unit;
 }

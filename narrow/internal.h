@@ -491,10 +491,10 @@ bool cw__mtd(const cw__body *a, const cw__body *b, double hint_x, double hint_y,
 double cw__test_parting_bound(const cw_shape *a, const cw_transform *ta, const cw_shape *b, const cw_transform *tb,
                               cw_vec2 inside);
 
-// How deep world point (wx, wy) lies in a mask body (clearance.c): the distance, in world units, from
-// it to the nearest texel that is not opaque (the mask's own texel grid; outside its opaque box all
-// are transparent), scaled by the body's smaller scale so that the world disc of that radius lies
-// within the opaque texels' image. 0 where the point is not inside an opaque texel.
+// How deep world point (wx, wy) lies in a body (clearance.c): the distance from it to the nearest
+// texel that is not opaque (outside the opaque box all are transparent), or to a box's edge, in
+// local units times the smaller of the transform's scales, so that the world disc of that radius
+// lies within the shape. 0 where the point is not inside an opaque texel or the box.
 double cw__clearance(const cw__body *body, double wx, double wy);
 
 // The first touch of a moving by t * (dx, dy) against b, from the intervals of time over which

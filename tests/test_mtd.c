@@ -115,48 +115,58 @@ static bool still_overlaps(const gen_shape *a, const cw_transform *ta, const gen
     return cw_overlap(&a->shape, ta, &b->shape, &out, NULL);
 }
 
+// A pair of the family, B placed with its box's centre somewhere over A's box; true (and the
+// manifold in *m) if they overlap by more than 0.01 units, else false with the shapes freed.
+static bool overlapping_pair(gen_rng *r, family f, gen_shape *a, gen_shape *b, cw_transform *ta, cw_transform *tb,
+                             cw_manifold *m)
+{
+    make_shape(r, f, true, a);
+    make_shape(r, f, false, b);
+    gen_random_transform(r, a, ta);
+    gen_random_transform(r, b, tb);
+    ta->position = (cw_vec2){(float)gen_range(r, -40, 40), (float)gen_range(r, -40, 40)};
+    double lo[2], hi[2], blo[2], bhi[2];
+    ref_aabb(&a->ref, ta, true, lo, hi);
+    tb->position = (cw_vec2){0, 0};
+    ref_aabb(&b->ref, tb, true, blo, bhi);
+    double px = gen_range(r, lo[0], hi[0]), py = gen_range(r, lo[1], hi[1]);
+    tb->position = (cw_vec2){(float)(px - 0.5 * (blo[0] + bhi[0])), (float)(py - 0.5 * (blo[1] + bhi[1]))};
+    if (ref_margin_capped(&a->ref, ta, &b->ref, tb, 0.01) > 0.01 && cw_overlap(&a->shape, ta, &b->shape, tb, m))
+        return true;
+    gen_shape_free(a);
+    gen_shape_free(b);
+    return false;
+}
+
 // Runs `count` overlapping pairs of a family; fills results; returns the number of failures (a
-// move by the manifold that does not separate).
+// move by the manifold that does not separate, or a bound on parting moves past the MTD).
 static int run_family(family f, int count, uint64_t seed_mix, result *results)
 {
     int done = 0, failures = 0;
     gen_rng r = gen_seed((0x3170000000000000ull + (uint64_t)f) ^ seed_mix);
     while (done < count) {
         gen_shape a, b;
-        make_shape(&r, f, true, &a);
-        make_shape(&r, f, false, &b);
         cw_transform ta, tb;
-        gen_random_transform(&r, &a, &ta);
-        gen_random_transform(&r, &b, &tb);
-        ta.position = (cw_vec2){(float)gen_range(&r, -40, 40), (float)gen_range(&r, -40, 40)};
-        double lo[2], hi[2], blo[2], bhi[2];
-        ref_aabb(&a.ref, &ta, true, lo, hi);
-        tb.position = (cw_vec2){0, 0};
-        ref_aabb(&b.ref, &tb, true, blo, bhi);
-        // B's box centre somewhere over A's box.
-        double px = gen_range(&r, lo[0], hi[0]), py = gen_range(&r, lo[1], hi[1]);
-        tb.position = (cw_vec2){(float)(px - 0.5 * (blo[0] + bhi[0])), (float)(py - 0.5 * (blo[1] + bhi[1]))};
         cw_manifold m;
-        double texel = pair_texel(&a, &ta, &tb);
-        if (ref_margin_capped(&a.ref, &ta, &b.ref, &tb, 0.01) > 0.01 && cw_overlap(&a.shape, &ta, &b.shape, &tb, &m)) {
-            double gaps[DIRECTIONS], nx = 1, ny = 0;
-            double mtd = mref_gaps(&a.ref, &ta, &b.ref, &tb, DIRECTIONS, 0, texel / 1024, gaps);
-            results[done].ratio = m.depth / mtd;
-            results[done].angle = angle_to_near_minimum(m.normal, gaps, mtd, &nx, &ny);
-            results[done].parting = cw__test_parting_bound(&a.shape, &ta, &b.shape, &tb, m.point) / mtd;
-            if (still_overlaps(&a, &ta, &b, &tb, &m) && failures++ < MAX_PRINTED) {
-                printf("FAIL mtd (%s): moving B by normal * (depth + 1e-4) still overlaps\n", family_names[f]);
-                print_pair(&a, &ta, &b, &tb, &m, mtd, nx, ny);
-            }
-            if (!(results[done].parting <= 1) && failures++ < MAX_PRINTED) { // NaN fails too
-                printf("FAIL mtd (%s): the bound on parting moves is %.6g times the shortest move\n",
-                       family_names[f], results[done].parting);
-                print_pair(&a, &ta, &b, &tb, &m, mtd, nx, ny);
-            }
-            if (getenv("MTD_DEBUG") && results[done].angle > 15)
-                print_pair(&a, &ta, &b, &tb, &m, mtd, nx, ny);
-            done++;
+        if (!overlapping_pair(&r, f, &a, &b, &ta, &tb, &m))
+            continue;
+        double gaps[DIRECTIONS], nx = 1, ny = 0;
+        double mtd = mref_gaps(&a.ref, &ta, &b.ref, &tb, DIRECTIONS, 0, pair_texel(&a, &ta, &tb) / 1024, gaps);
+        results[done].ratio = m.depth / mtd;
+        results[done].angle = angle_to_near_minimum(m.normal, gaps, mtd, &nx, &ny);
+        results[done].parting = cw__test_parting_bound(&a.shape, &ta, &b.shape, &tb, m.point) / mtd;
+        if (still_overlaps(&a, &ta, &b, &tb, &m) && failures++ < MAX_PRINTED) {
+            printf("FAIL mtd (%s): moving B by normal * (depth + 1e-4) still overlaps\n", family_names[f]);
+            print_pair(&a, &ta, &b, &tb, &m, mtd, nx, ny);
         }
+        if (!(results[done].parting <= 1) && failures++ < MAX_PRINTED) { // NaN fails too
+            printf("FAIL mtd (%s): the bound on parting moves is %.6g times the shortest move\n", family_names[f],
+                   results[done].parting);
+            print_pair(&a, &ta, &b, &tb, &m, mtd, nx, ny);
+        }
+        if (getenv("MTD_DEBUG") && results[done].angle > 15)
+            print_pair(&a, &ta, &b, &tb, &m, mtd, nx, ny);
+        done++;
         gen_shape_free(&a);
         gen_shape_free(&b);
     }
@@ -229,6 +239,53 @@ static void test_crossed_rings(void **state)
     free(results);
     assert_int_equal(failures, 0);
     assert_true(gen_test_scale() > 1 || (s.p99 <= 5 && s.worst <= 50)); // 32 seeds: at most 2.5 and 28x
+}
+
+#define POINT_DIRECTIONS 180 // the brute force's MTD over fewer directions: still no shorter than the true one
+#define POINTS_PER_PAIR 24
+
+// The bound on parting moves from points all over the overlap, not only the manifold's: inside a
+// box near its corners and edges, in a letter's bars, in a ring. Wherever the point lies, the bound
+// must not pass the brute-force MTD; and it must not be idle (for a good share of the points it is
+// at least half the MTD).
+static void test_parting_bound_points(void **state)
+{
+    (void)state;
+    int pairs = gen_scaled(30), failures = 0, points = 0, deep = 0;
+    for (int f = 0; f < FAMILY_COUNT; f++) {
+        gen_rng r = gen_seed(0x5a7e000000000000ull + (uint64_t)f);
+        for (int done = 0; done < pairs;) {
+            gen_shape a, b;
+            cw_transform ta, tb;
+            cw_manifold m;
+            if (!overlapping_pair(&r, (family)f, &a, &b, &ta, &tb, &m))
+                continue;
+            double gaps[POINT_DIRECTIONS];
+            double mtd = mref_gaps(&a.ref, &ta, &b.ref, &tb, POINT_DIRECTIONS, 0, pair_texel(&a, &ta, &tb) / 1024, gaps);
+            double lo[2], hi[2], blo[2], bhi[2];
+            ref_aabb(&a.ref, &ta, false, lo, hi);
+            ref_aabb(&b.ref, &tb, false, blo, bhi);
+            for (int k = 0; k < POINTS_PER_PAIR; k++) {
+                cw_vec2 at = {(float)gen_range(&r, fmax(lo[0], blo[0]), fmin(hi[0], bhi[0])),
+                              (float)gen_range(&r, fmax(lo[1], blo[1]), fmin(hi[1], bhi[1]))};
+                if (!cw_shape_contains_point(&a.shape, &ta, at) || !cw_shape_contains_point(&b.shape, &tb, at))
+                    continue;
+                double bound = cw__test_parting_bound(&a.shape, &ta, &b.shape, &tb, at);
+                points++, deep += bound >= 0.5 * mtd;
+                if (!(bound <= mtd) && failures++ < MAX_PRINTED) {
+                    printf("FAIL mtd (%s): from (%.9g, %.9g) the bound on parting moves is %.6g, the MTD %.6g\n",
+                           family_names[f], (double)at.x, (double)at.y, bound, mtd);
+                    print_pair(&a, &ta, &b, &tb, &m, mtd, 1, 0);
+                }
+            }
+            done++;
+            gen_shape_free(&a);
+            gen_shape_free(&b);
+        }
+    }
+    printf("  bound on parting moves from %d points inside both: at least half the MTD at %d\n", points, deep);
+    assert_int_equal(failures, 0);
+    assert_true(deep >= points / 8);
 }
 
 // A mask from rows of '#' (opaque) and '.' for a fixed case.
@@ -307,4 +364,5 @@ const struct CMUnitTest mtd_tests[] = {
     cmocka_unit_test(test_families),
     cmocka_unit_test(test_crossed_rings),
     cmocka_unit_test(test_crossed_rings_fixed),
+    cmocka_unit_test(test_parting_bound_points),
 };
