@@ -306,16 +306,24 @@ static void rotate(double x, double y, double angle, double *rx, double *ry)
     *rx = x * c - y * s, *ry = x * s + y * c;
 }
 
-// The extent of a body's opaque hull along unit (nx, ny), relative to the reference point.
-static void hull_extent(const cw__problem *p, const cw__body *body, double nx, double ny, double *lo, double *hi)
+#define BOUND_DIRECTIONS 10
+
+// The extents of a body's opaque hull along each of the upper bound's unit directions, relative to
+// the reference point: each vertex placed once and measured along all of them (per direction the
+// same operations, in the same order, as one direction at a time).
+static void hull_extents(const cw__problem *p, const cw__body *body, double dirs[BOUND_DIRECTIONS][2],
+                         double lo[BOUND_DIRECTIONS], double hi[BOUND_DIRECTIONS])
 {
     const cw_mask *m = body->mask;
-    *lo = INFINITY, *hi = -INFINITY;
+    for (int d = 0; d < BOUND_DIRECTIONS; d++)
+        lo[d] = INFINITY, hi[d] = -INFINITY;
     for (int k = 0; k < m->hull_count; k++) {
         double wx, wy;
         cw__to_world(&body->xf, m->hull[2 * k], m->hull[2 * k + 1], p->rx, p->ry, &wx, &wy);
-        double d = wx * nx + wy * ny;
-        *lo = cw__min(*lo, d), *hi = cw__max(*hi, d);
+        for (int d = 0; d < BOUND_DIRECTIONS; d++) {
+            const double along = wx * dirs[d][0] + wy * dirs[d][1];
+            lo[d] = cw__min(lo[d], along), hi[d] = cw__max(hi[d], along);
+        }
     }
 }
 
@@ -323,22 +331,23 @@ static void hull_extent(const cw__problem *p, const cw__body *body, double nx, d
 // the edge normals, the diagonals between them and the hint, both ways.
 static double upper_bound(const cw__problem *p, double hint_x, double hint_y)
 {
-    double bound = INFINITY, dirs[10][2];
+    double dirs[BOUND_DIRECTIONS][2], c, s;
+    cw__cos_sin_of(0.7853981633974483, &c, &s); // an eighth of a turn
     for (int axis = 0; axis < 4; axis++) {
         dirs[axis][0] = p->ax[axis], dirs[axis][1] = p->ay[axis];
-        rotate(p->ax[axis], p->ay[axis], 0.7853981633974483, &dirs[4 + axis][0], &dirs[4 + axis][1]);
+        dirs[4 + axis][0] = p->ax[axis] * c - p->ay[axis] * s, dirs[4 + axis][1] = p->ax[axis] * s + p->ay[axis] * c;
     }
     double length = cw__length(hint_x, hint_y);
     dirs[8][0] = length > 0 ? hint_x / length : 1, dirs[8][1] = length > 0 ? hint_y / length : 0;
     dirs[9][0] = p->bx - p->cx_a, dirs[9][1] = p->by - p->cy_a; // centre to centre
     length = cw__length(dirs[9][0], dirs[9][1]);
     dirs[9][0] = length > 0 ? dirs[9][0] / length : 1, dirs[9][1] = length > 0 ? dirs[9][1] / length : 0;
-    for (int k = 0; k < 10; k++) {
-        double lo_a, hi_a, lo_b, hi_b;
-        hull_extent(p, p->a, dirs[k][0], dirs[k][1], &lo_a, &hi_a);
-        hull_extent(p, p->b, dirs[k][0], dirs[k][1], &lo_b, &hi_b);
-        bound = cw__min(bound, cw__min(cw__max(hi_a - lo_b, 0), cw__max(hi_b - lo_a, 0)));
-    }
+    double lo_a[BOUND_DIRECTIONS], hi_a[BOUND_DIRECTIONS], lo_b[BOUND_DIRECTIONS], hi_b[BOUND_DIRECTIONS];
+    hull_extents(p, p->a, dirs, lo_a, hi_a);
+    hull_extents(p, p->b, dirs, lo_b, hi_b);
+    double bound = INFINITY;
+    for (int d = 0; d < BOUND_DIRECTIONS; d++)
+        bound = cw__min(bound, cw__min(cw__max(hi_a[d] - lo_b[d], 0), cw__max(hi_b[d] - lo_a[d], 0)));
     return bound;
 }
 
