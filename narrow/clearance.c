@@ -6,12 +6,18 @@
 
 #include <math.h>
 
+// Texels looked at each way from the point: a deeper point counts as this deep (still a lower
+// bound), so that a giant opaque mask costs a few hundred rows, not thousands.
+#define REACH 64
+
 // The squared distance from local point (x, y) to the nearest texel of row r that is not opaque (x
-// lies in column i), vy being the distance from y to the row.
+// lies in column i), vy being the distance from y to the row; texels more than REACH columns away
+// count as clear.
 static double row_reach2(const cw_mask *m, int r, int i, double x, double vy)
 {
     const uint64_t *row = cw__row(m, r);
-    const int right = next_clear(row, i, m->x1), left = prev_clear(row, i, m->x0);
+    const int right = next_clear(row, i, cw__int_min(m->x1, i + REACH));
+    const int left = prev_clear(row, i, cw__int_max(m->x0, i - REACH));
     const double hx = right == i || left == i ? 0 : cw__min(right - x, x - (left + 1));
     return hx * hx + vy * vy;
 }
@@ -34,8 +40,8 @@ double cw__clearance(const cw__body *body, double wx, double wy)
     if (!cw__texel_at(m, i, j))
         return 0;
     // Outside the opaque box every texel is transparent; within it, row by row outward from the
-    // point's own, until the rows lie farther than the nearest found.
-    double edge = cw__min(cw__min(x - m->x0, m->x1 - x), cw__min(y - m->y0, m->y1 - y));
+    // point's own, until the rows lie farther than the nearest found (at most REACH away).
+    double edge = cw__min(cw__min(cw__min(x - m->x0, m->x1 - x), cw__min(y - m->y0, m->y1 - y)), REACH);
     double best = edge * edge;
     for (int r = j; r >= m->y0; r--) {
         const double vy = r == j ? 0 : y - (r + 1);
