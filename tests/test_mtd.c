@@ -275,7 +275,7 @@ static void test_parting_bound_points(void **state)
                 if (!(bound <= mtd) && failures++ < MAX_PRINTED) {
                     printf("FAIL mtd (%s): from (%.9g, %.9g) the bound on parting moves is %.6g, the MTD %.6g\n",
                            family_names[f], (double)at.x, (double)at.y, bound, mtd);
-                    print_pair(&a, &ta, &b, &tb, &m, mtd, 1, 0);
+                    print_pair(&a, &ta, &b, &tb, &m, mtd, NAN, NAN); // no way out measured here
                 }
             }
             done++;
