@@ -260,20 +260,21 @@ CW_API bool cw_shape_aabb(const cw_shape *shape, const cw_transform *transform, 
 ///   `normal * depth` no longer overlaps A, and no move much shorter does). Both shapes are unions
 ///   of rectangles (a mask's runs of opaque texels); along a direction the moves that keep a pair
 ///   of rectangles overlapping form one interval, so the shortest move along it is the first gap
-///   in their union, found exactly. Directions tried: both shapes' edge normals and the diagonals
-///   between them (and eight more turned by 22.5 degrees where the two are nearly aligned), the overlap's
-///   gradient and the centres' direction, then steps of 9 down to 2 degrees around the best.
+///   in their union, found exactly. Directions tried: every 22.5 degrees from each shape's edge
+///   normals (the normals, the diagonals and half way between: 32, or 16 where the two shapes'
+///   axes coincide), the overlap's gradient and the centres' direction, then steps of 9 down to 2
+///   degrees around the best.
 ///   Where the overlap is deep (the bound on the answer spans many texels) rows are first merged
 ///   in bands of a twelfth of it, then searched one by one within that answer (or half of it)
 ///   where they fit, so that a shallow gap the merged rows closed is still found. Measured against
 ///   a brute-force search over 720 directions on 32 seeds of 120 pairs (tests, README): depth
-///   within 1.32x of the true minimum at the 99th percentile for convex blobs, letters and boxes
-///   against letters, and within 1.07x at the 90th for rings too; a ring whose shortest way out is
-///   a narrow gap between the directions tried, or under a deep overlap, may be pushed the longer
-///   way (at worst 18.6x in 3,840 pairs; it still separates). `point` is inside the overlap: the
+///   within 1.18x of the true minimum at the 99th percentile for convex blobs, letters and boxes
+///   against letters, and within 1.06x at the 90th for rings too; a ring or letter whose shortest
+///   way out is a narrow gap between the directions tried, or under a deep overlap, may be pushed
+///   the longer way (at worst 18.6x in 3,840 pairs of crossed rings; it still separates). `point` is inside the overlap: the
 ///   mean of the finer sprite's texel centres that lie in it (thinned to about 128) if that is
 ///   inside, else the nearest of them; overlaps too thin for any centre are measured exactly
-///   instead. The costs: about 8-9 µs for two 32x32 sprites that just touch, 25-30 µs for a deep
+///   instead. The costs: about 8-9 µs for two 32x32 sprites that just touch, 20-25 µs for a deep
 ///   overlap (the README's benchmark), with about 40 KB of stack.
 ///
 /// The manifold is specified for moderate placements: box sizes and scales within [1e-6, 1e6] and
