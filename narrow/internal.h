@@ -439,6 +439,13 @@ typedef struct cw__piece {
     int i0, i1, j, k, band;
 } cw__piece;
 
+// A piece and the centre find_nearest measures it by, kept by a sweep so that the piece nearest a
+// target known only after it (the pieces' mean) needs no second sweep.
+typedef struct cw__piece_spot {
+    double cx, cy;
+    cw__piece piece;
+} cw__piece_spot;
+
 // What an area sweep accumulates, in the other mask's local space.
 typedef struct cw__pieces {
     double area, sum_x, sum_y;              // area and first moments of the overlap
@@ -449,6 +456,8 @@ typedef struct cw__pieces {
     double metric_x, metric_y;              // world units per local unit, for the distance
     double best_d2;
     cw__piece best;
+    cw__piece_spot *spots;                  // if not NULL, every piece is kept here (up to spot_cap)
+    int spot_cap, spot_count;               // spot_count goes on counting past spot_cap
 } cw__pieces;
 
 // An empty accumulator.
@@ -461,6 +470,10 @@ cw__pieces cw__pieces_empty(void);
 // stays bounded (a 16384 x 16384 checkerboard would otherwise take half a minute).
 #define CW__PIECES_WORK (1L << 18)
 void cw__masks_pieces(const cw__body *walked, const cw__body *other, cw__pieces *pieces);
+
+// Finds, among `count` pieces kept by a sweep, the nearest to p's target (into p->best_d2 and p->best),
+// as the sweep would have found it with find_nearest set.
+void cw__pieces_nearest_of(cw__pieces *p, const cw__piece_spot *spots, int count);
 
 // Centroid of the exact polygon of a piece, in `other`'s local space.
 void cw__piece_centroid(const cw__body *walked, const cw__body *other, const cw__piece *piece, double *x, double *y);

@@ -89,20 +89,38 @@ static void add_terms(cw__pieces *p, const texel_terms *t, double weight, double
     p->grad_y += weight * t->grad_y;
 }
 
-static void find_nearest(cw__sweep *sw, int band, double y0, double y1, double x_lo, double x_hi, int k0, int k1,
-                         int i0, int i1, int j)
+// Takes the piece if its centre (cx, cy) is nearer p's target than the best so far (the first of
+// equals stays).
+static void consider(cw__pieces *p, double cx, double cy, const cw__piece *piece)
+{
+    double dx = (cx - p->target_x) * p->metric_x, dy = (cy - p->target_y) * p->metric_y;
+    double d2 = dx * dx + dy * dy;
+    if (d2 < p->best_d2) {
+        p->best_d2 = d2;
+        p->best = *piece;
+    }
+}
+
+// The pieces of one slice, B's opaque texels k0..k1-1 of row `band`: each considered, or kept.
+static void each_piece(cw__sweep *sw, int band, double y0, double y1, double x_lo, double x_hi, int k0, int k1,
+                       int i0, int i1, int j)
 {
     cw__pieces *p = sw->pieces;
     const uint64_t *row = cw__row(sw->b, band);
     for (int k = next_set(row, k0, k1); k < k1; k = next_set(row, k + 1, k1)) {
-        double cx = 0.5 * (cw__max(x_lo, k) + cw__min(x_hi, k + 1)), cy = 0.5 * (y0 + y1);
-        double dx = (cx - p->target_x) * p->metric_x, dy = (cy - p->target_y) * p->metric_y;
-        double d2 = dx * dx + dy * dy;
-        if (d2 < p->best_d2) {
-            p->best_d2 = d2;
-            p->best = (cw__piece){i0, i1, j, k, band};
-        }
+        const double cx = 0.5 * (cw__max(x_lo, k) + cw__min(x_hi, k + 1)), cy = 0.5 * (y0 + y1);
+        const cw__piece piece = {i0, i1, j, k, band};
+        if (p->find_nearest)
+            consider(p, cx, cy, &piece);
+        if (p->spots != NULL && p->spot_count++ < p->spot_cap)
+            p->spots[p->spot_count - 1] = (cw__piece_spot){cx, cy, piece};
     }
+}
+
+void cw__pieces_nearest_of(cw__pieces *p, const cw__piece_spot *spots, int count)
+{
+    for (int n = 0; n < count; n++)
+        consider(p, spots[n].cx, spots[n].cy, &spots[n].piece);
 }
 
 // Adds B texel k of row `band`, covered over [lo, hi] of its width, with `unit` area per unit width.
@@ -136,8 +154,8 @@ void cw__sweep_add_pieces(cw__sweep *sw, const cw__run_shape *rs, int band, doub
     }
     p->lo_x = cw__min(p->lo_x, cw__max(x_lo, k0)), p->hi_x = cw__max(p->hi_x, cw__min(x_hi, k1));
     p->lo_y = cw__min(p->lo_y, y0), p->hi_y = cw__max(p->hi_y, y1);
-    if (p->find_nearest)
-        find_nearest(sw, band, y0, y1, x_lo, x_hi, k0, k1, i0, i1, j);
+    if (p->find_nearest || p->spots != NULL)
+        each_piece(sw, band, y0, y1, x_lo, x_hi, k0, k1, i0, i1, j);
 }
 
 void cw__masks_pieces(const cw__body *walked, const cw__body *other, cw__pieces *pieces)
