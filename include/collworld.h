@@ -271,9 +271,9 @@ CW_API bool cw_shape_aabb(const cw_shape *shape, const cw_transform *transform, 
 ///   within 1.18x of the true minimum at the 99th percentile for convex blobs, letters and boxes
 ///   against letters, and within 1.06x at the 90th for rings too; a ring or letter whose shortest
 ///   way out is a narrow gap between the directions tried, or under a deep overlap, may be pushed
-///   the longer way (at worst 18.6x in 3,840 pairs of crossed rings; it still separates). `point` is inside the overlap: the
-///   mean of the finer sprite's texel centres that lie in it (thinned to about 128) if that is
-///   inside, else the nearest of them; overlaps too thin for any centre are measured exactly
+///   the longer way (at worst 18.6x in 3,840 pairs of crossed rings; it still separates). `point`
+///   is inside the overlap: the mean of the finer sprite's texel centres that lie in it (thinned
+///   to about 128) if that is inside, else the nearest of them; overlaps too thin for any centre are measured exactly
 ///   instead. The costs: about 8-9 µs for two 32x32 sprites that just touch, 20-25 µs for a deep
 ///   overlap (the README's benchmark), with about 40 KB of stack.
 ///

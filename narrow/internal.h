@@ -294,9 +294,6 @@ bool cw__transform_is_valid(const cw_transform *t);
 
 // Cosine and sine of a rotation as cw__prepare computes them (exact at multiples of 90 degrees).
 void cw__cos_sin(float angle, double *c, double *s);
-// Cosine and sine of a double angle below 100,000 rad in magnitude (cw__cos_sin()'s series, without
-// its quarter-turn rule): the same bits on every machine, which libm's cos and sin are not.
-void cw__cos_sin_of(double angle, double *c, double *s);
 // cw__cos_sin() of two rotations at once (the same bits): c[0], s[0] for a; c[1], s[1] for b.
 void cw__cos_sin2(float a, float b, double c[2], double s[2]);
 

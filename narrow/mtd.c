@@ -312,11 +312,17 @@ static const double refinements[3][2] = {{0.98722728337562695, 0.159318206614245
                                          {0.99680170630261938, 0.079914693969172687},
                                          {0.99920010666097794, 0.039989334186634159}};
 
+// (x, y) turned by the angle whose cosine and sine are c and s.
+static void turn(double x, double y, double c, double s, double *tx, double *ty)
+{
+    *tx = x * c - y * s, *ty = x * s + y * c;
+}
+
 // (x, y) turned by k sixteenths of a turn, k = 0..15.
 static void turn_sixteenths(double x, double y, int k, double *tx, double *ty)
 {
-    const double c = sixteenths[k & 3][0], s = sixteenths[k & 3][1];
-    double rx = x * c - y * s, ry = x * s + y * c;
+    double rx, ry;
+    turn(x, y, sixteenths[k & 3][0], sixteenths[k & 3][1], &rx, &ry);
     for (int quarter = 0; quarter < k >> 2; quarter++) {
         const double was = rx;
         rx = -ry, ry = was;
@@ -438,9 +444,11 @@ static void search_directions(cw__problem *p, double hint_x, double hint_y, best
         return;
     for (int r = 0; r < 3; r++) {
         const best_direction here = *found;
-        const double c = refinements[r][0], s = refinements[r][1];
-        try_direction(p, here.nx * c - here.ny * s, here.nx * s + here.ny * c, found);
-        try_direction(p, here.nx * c + here.ny * s, -here.nx * s + here.ny * c, found);
+        for (int side = 1; side >= -1; side -= 2) {
+            double dx, dy;
+            turn(here.nx, here.ny, refinements[r][0], side * refinements[r][1], &dx, &dy);
+            try_direction(p, dx, dy, found);
+        }
     }
 }
 

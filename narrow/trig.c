@@ -80,11 +80,6 @@ void cw__cos_sin(float angle, double *c, double *s)
     series_cos_sin(angle, 0.5 * float_ulp(angle), c, s);
 }
 
-void cw__cos_sin_of(double angle, double *c, double *s)
-{
-    series_cos_sin(angle, 0, c, s);
-}
-
 #if defined(__SSE2__)
 
 // The sine and cosine series of two remainders at once: cw__cos_sin()'s expressions in its order.
