@@ -362,9 +362,39 @@ static void test_crossed_rings_fixed(void **state)
     gen_shape_free(&b);
 }
 
+// Two letters F from CW_TEST_SALT=363's run of test_families. Their short way out (4.05 units) lies
+// between two directions 35 degrees apart that the search tried when it went every 45 degrees: it
+// pushed B 14.7 units along A's axis (3.6x). Every 22.5 degrees, a direction falls in that way out.
+static void test_letters_between_directions(void **state)
+{
+    (void)state;
+    static const char *const big[] = {"##################", "##################", "##################",
+                                      "##################", "####..............", "####..............",
+                                      "####..............", "####..............", "############......",
+                                      "############......", "############......", "############......",
+                                      "####..............", "####..............", "####..............",
+                                      "####..............", "####..............", "####..............",
+                                      "####..............", "####.............."};
+    static const char *const small[] = {"##########", "##########", "##########", "##########", "####......",
+                                        "####......", "######....", "######....", "######....", "######....",
+                                        "####......", "####......", "####......", "####......", "####......",
+                                        "####......", "####......"};
+    gen_shape a, b;
+    shape_from_rows(&a, big, 20);
+    shape_from_rows(&b, small, 17);
+    const cw_transform ta = {{0x1.3a8876p+4f, -0x1.f3bd62p+3f}, 0x1.921fb6p+0f, {0x1.2e0d74p+1f, -0x1.080b16p+1f},
+                             {0x1.571504p+3f, 0x1.2f19fep+4f}};
+    const cw_transform tb = {{-0x1.c44f22p+3f, -0x1.d290a8p+4f}, -0x1.1792dp+1f, {0x1.3dc0eap-1f, -0x1.b4afdp-2f},
+                             {0x1.ca01b4p+2f, 0x1.38ee9ap+4f}};
+    check_fixed_pair(&a, &ta, &b, &tb);
+    gen_shape_free(&a);
+    gen_shape_free(&b);
+}
+
 const struct CMUnitTest mtd_tests[] = {
     cmocka_unit_test(test_families),
     cmocka_unit_test(test_crossed_rings),
     cmocka_unit_test(test_crossed_rings_fixed),
+    cmocka_unit_test(test_letters_between_directions),
     cmocka_unit_test(test_parting_bound_points),
 };
