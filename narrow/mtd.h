@@ -6,7 +6,7 @@
 #include "bits.h"
 
 #define RECT_CAP 96   // rectangles per shape (64 bytes each, on the stack)
-#define PAIR_CAP 320  // pairs of rectangles (84 bytes each, on the stack)
+#define PAIR_CAP 320  // pairs of rectangles (80 bytes each, on the stack)
 
 // A rectangle of one shape, in world units relative to a reference point: its centre, its radius
 // along each of the four axes, and its half extents along the world axes.
@@ -19,18 +19,17 @@ typedef struct cw__rect_set {
     cw__rect r[RECT_CAP];
 } cw__rect_set;
 
-// Per pair and axis, the open range of s * (direction . axis) for which the projections overlap, the
-// pair's rectangles, and per pair the interval of s along the direction being tried. In double: a
-// contact just begun has a depth of a millionth of a texel, and directions must be told apart there.
+// Per pair and axis, the open range of s * (direction . axis) for which the projections overlap,
+// and per pair the interval of s along the direction being tried. In double: a contact just
+// begun has a depth of a millionth of a texel, and directions must be told apart there.
 typedef struct cw__rect_pairs {
     int count;
     double lo[4][PAIR_CAP], hi[4][PAIR_CAP];
-    short first[PAIR_CAP], second[PAIR_CAP];
     double start[PAIR_CAP], end[PAIR_CAP];
 } cw__rect_pairs;
 
 // One question about two bodies: where they are, the axes and tolerances, the bound within which
-// moves matter, and (made by cw__rects_and_pairs()) their rectangles and pairs. About 39 KB: on the
+// moves matter, and (made by cw__rects_and_pairs()) their rectangles and pairs. About 38 KB: on the
 // stack of the call that asks.
 typedef struct cw__problem {
     const cw__body *a, *b;

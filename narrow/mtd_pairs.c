@@ -139,20 +139,32 @@ static bool may_meet_moving(const cw__problem *p, const cw__rect *ra, const cw__
 }
 
 // A pair's window on each axis: the open range of s * (direction . axis) where the projections
-// overlap, |gap + s c| < reach. True if no move within the bound meets along some axis.
-static bool pair_windows(const cw__problem *p, const cw__rect *ra, const cw__rect *rb, double lo[4], double hi[4])
+// overlap, |gap + s c| < reach. Kept in registers until the pair is known to be kept and to fit.
+#if defined(__SSE2__)
+typedef struct windows {
+    __m128d lo[2], hi[2]; // axes 0-1, then 2-3
+} windows;
+#else
+typedef struct windows {
+    double lo[4], hi[4];
+} windows;
+#endif
+
+// A pair's windows (see windows). True if no move within the bound meets along some axis.
+static CW__ALWAYS_INLINE bool pair_windows(const cw__problem *p, const cw__rect *ra, const cw__rect *rb, windows *w)
 {
     double dx = rb->cx - ra->cx, dy = rb->cy - ra->cy;
 #if defined(__SSE2__)
     __m128d tolerance = _mm_set1_pd(p->tolerance), bound = _mm_set1_pd(p->bound), sign = _mm_set1_pd(-0.0);
     __m128d apart = _mm_setzero_pd();
-    for (int axis = 0; axis < 4; axis += 2) { // two axes a step, each lane the scalar operations
+    for (int half = 0; half < 2; half++) { // two axes a step, each lane the scalar operations
+        const int axis = 2 * half;
         __m128d radii = _mm_add_pd(_mm_loadu_pd(ra->radius + axis), _mm_loadu_pd(rb->radius + axis));
         __m128d reach = _mm_sub_pd(radii, tolerance);
         __m128d gap = _mm_add_pd(_mm_mul_pd(_mm_loadu_pd(p->ax + axis), _mm_set1_pd(dx)),
                                  _mm_mul_pd(_mm_loadu_pd(p->ay + axis), _mm_set1_pd(dy)));
-        _mm_storeu_pd(lo + axis, _mm_sub_pd(_mm_xor_pd(reach, sign), gap));
-        _mm_storeu_pd(hi + axis, _mm_sub_pd(reach, gap));
+        w->lo[half] = _mm_sub_pd(_mm_xor_pd(reach, sign), gap);
+        w->hi[half] = _mm_sub_pd(reach, gap);
         apart = _mm_or_pd(apart, _mm_cmpgt_pd(_mm_sub_pd(_mm_andnot_pd(sign, gap), reach), bound));
     }
     return _mm_movemask_pd(apart) != 0;
@@ -161,10 +173,25 @@ static bool pair_windows(const cw__problem *p, const cw__rect *ra, const cw__rec
     for (int axis = 0; axis < 4; axis++) {
         double reach = ra->radius[axis] + rb->radius[axis] - p->tolerance;
         double gap = p->ax[axis] * dx + p->ay[axis] * dy;
-        lo[axis] = -reach - gap, hi[axis] = reach - gap;
+        w->lo[axis] = -reach - gap, w->hi[axis] = reach - gap;
         apart = apart || fabs(gap) - reach > p->bound;
     }
     return apart;
+#endif
+}
+
+// Appends a pair with windows `w` (there is room).
+static CW__ALWAYS_INLINE void add_pair(cw__rect_pairs *pairs, const windows *w)
+{
+    const int n = pairs->count++;
+#if defined(__SSE2__)
+    for (int half = 0; half < 2; half++) {
+        _mm_storel_pd(&pairs->lo[2 * half][n], w->lo[half]), _mm_storeh_pd(&pairs->lo[2 * half + 1][n], w->lo[half]);
+        _mm_storel_pd(&pairs->hi[2 * half][n], w->hi[half]), _mm_storeh_pd(&pairs->hi[2 * half + 1][n], w->hi[half]);
+    }
+#else
+    for (int axis = 0; axis < 4; axis++)
+        pairs->lo[axis][n] = w->lo[axis], pairs->hi[axis][n] = w->hi[axis];
 #endif
 }
 
@@ -173,23 +200,20 @@ static bool pair_windows(const cw__problem *p, const cw__rect *ra, const cw__rec
 static bool make_pairs(cw__problem *p)
 {
     const cw__rect_set *sa = &p->sets[0], *sb = &p->sets[1];
-    cw__rect_pairs *w = &p->pairs;
-    bool still = p->move_x == 0 && p->move_y == 0;
-    w->count = 0;
+    cw__rect_pairs *pairs = &p->pairs;
+    const bool still = p->move_x == 0 && p->move_y == 0;
+    pairs->count = 0;
     for (int i = 0; i < sa->count; i++)
         for (int k = 0; k < sb->count; k++) {
             const cw__rect *ra = &sa->r[i], *rb = &sb->r[k];
             if (!(still ? within_bound(p, ra, rb) : may_meet_moving(p, ra, rb)))
                 continue;
-            double lo[4], hi[4];
-            if (pair_windows(p, ra, rb, lo, hi) && still)
+            windows w;
+            if (pair_windows(p, ra, rb, &w) && still)
                 continue;
-            if (w->count == PAIR_CAP)
+            if (pairs->count == PAIR_CAP)
                 return false;
-            for (int axis = 0; axis < 4; axis++)
-                w->lo[axis][w->count] = lo[axis], w->hi[axis][w->count] = hi[axis];
-            w->first[w->count] = (short)i, w->second[w->count] = (short)k;
-            w->count++;
+            add_pair(pairs, &w);
         }
     return true;
 }
