@@ -134,7 +134,7 @@ extern const struct CMUnitTest query_ray_tests[QUERY_RAY_TEST_COUNT];
 #define CAST_TEST_COUNT 5
 extern const struct CMUnitTest cast_tests[CAST_TEST_COUNT];
 
-#define MTD_TEST_COUNT 5
+#define MTD_TEST_COUNT 6
 extern const struct CMUnitTest mtd_tests[MTD_TEST_COUNT];
 
 #define WORLD_SWEPT_TEST_COUNT 8
