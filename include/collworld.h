@@ -260,21 +260,26 @@ CW_API bool cw_shape_aabb(const cw_shape *shape, const cw_transform *transform, 
 ///   `normal * depth` no longer overlaps A, and no move much shorter does). Both shapes are unions
 ///   of rectangles (a mask's runs of opaque texels); along a direction the moves that keep a pair
 ///   of rectangles overlapping form one interval, so the shortest move along it is the first gap
-///   in their union, found exactly. Directions tried: every 22.5 degrees from each shape's edge
-///   normals (the normals, the diagonals and half way between: 32, or 16 where the two shapes'
-///   axes coincide), the overlap's gradient and the centres' direction, then steps of 9 down to 2
-///   degrees around the best.
+///   in their union, found exactly. A first answer comes from the overlap's gradient, the centres'
+///   direction and every 45 degrees from each shape's edge normals; then cones of directions are
+///   searched with a lower bound on the gap over each, the cones that could hold a shorter move
+///   halved, until none can beat the answer by more than a 64th. So no direction parts the
+///   shapes' runs with a move more than 1/64 shorter: a short way out that is a narrow pocket (B
+///   between the bars of a letter, a ring over another's rim) is found, not only ways out near
+///   the directions sampled.
 ///   Where the overlap is deep (the bound on the answer spans many texels) rows are first merged
-///   in bands of a twelfth of it, then searched one by one within that answer (or half of it)
-///   where they fit, so that a shallow gap the merged rows closed is still found. Measured against
-///   a brute-force search over 720 directions on 32 seeds of 120 pairs (tests, README): depth
-///   within 1.18x of the true minimum at the 99th percentile for convex blobs, letters and boxes
-///   against letters, and within 1.06x at the 90th for rings too; a ring or letter whose shortest
-///   way out is a narrow gap between the directions tried, or under a deep overlap, may be pushed
-///   the longer way (at worst 18.6x in 3,840 pairs of crossed rings; it still separates). `point`
+///   in bands of a twelfth of it, then searched one by one, with the cones, within that answer
+///   (or half or an eighth of it) where they fit in the 320 pairs of runs the stack holds, so
+///   that a shallow gap the merged rows closed is still found; where they do not, the merged
+///   rows' answer stands, and may be longer. Measured against a brute-force search over 720
+///   directions on 32 seeds of 120 pairs (tests, README): depth within 1.02x of the minimum at
+///   the 99th percentile for convex blobs, letters and boxes against letters, 1.16x for rings,
+///   the normal within half a degree of a way out within 1% of the shortest at the 90th; the
+///   worst pair 1.3x for letters, 7.4x for rings and 1.9x in 3,840 pairs of crossed rings, each
+///   a deep overlap whose rows did not fit (the move still separates). `point`
 ///   is inside the overlap: the mean of the finer sprite's texel centres that lie in it (thinned
 ///   to about 128) if that is inside, else the nearest of them; overlaps too thin for any centre are measured exactly
-///   instead. The costs: about 8-9 µs for two 32x32 sprites that just touch, 20-25 µs for a deep
+///   instead. The costs: about 7-8 µs for two 32x32 sprites that just touch, 25 µs for a deep
 ///   overlap (the README's benchmark), with about 40 KB of stack.
 ///
 /// The manifold is specified for moderate placements: box sizes and scales within [1e-6, 1e6] and
@@ -509,7 +514,7 @@ typedef struct cw_world_def {
     cw_contact_fn *on_end;   ///< Called when a pair stops touching; may be NULL.
     void *context;           ///< Passed to every callback.
     /// Fill cw_contact::manifold for begins and stays (default true). For masks a manifold costs
-    /// tens of plain tests (about 8-9 µs for two 32x32 sprites that just touch, 0.3 µs for two boxes); set false when
+    /// tens of plain tests (about 7-8 µs for two 32x32 sprites that just touch, 0.3 µs for two boxes); set false when
     /// the callbacks only need to know who touches whom, and contacts then carry a zeroed manifold.
     bool manifolds;
     /// Report stays (to cw_world_events() and on_stay) even without an on_stay callback; default
@@ -525,8 +530,8 @@ typedef struct cw_world_def {
     /// manifolds (swept begins' first touches included) and skip stays': stays then carry a zeroed
     /// manifold, as do cw_body_touching()'s touches. A world that reports stays (on_stay or
     /// report_stays) otherwise works out the manifold of every touching pair one of whose bodies
-    /// moved, every step: about 20 µs for two 32x32 sprites overlapping deeply, so 10k moving
-    /// sprites with 2,400 touching pay some 48 ms a step, against 2.5 ms with begins' manifolds
+    /// moved, every step: about 25 µs for two 32x32 sprites overlapping deeply, so 10k moving
+    /// sprites with 2,400 touching pay some 61 ms a step, against 2.5 ms with begins' manifolds
     /// alone. Ignored when manifolds is false. (It follows the other flags, in what was the
     /// struct's padding, so that no field moved.)
     bool stay_manifolds;
