@@ -320,7 +320,7 @@ static void turn(double x, double y, double c, double s, double *tx, double *ty)
     *tx = x * c - y * s, *ty = x * s + y * c;
 }
 
-// (x, y) turned by k sixteenths of a turn, k = 0..15.
+// (x, y) turned by k sixteenths of a turn, k >= 0 (16 is a whole turn).
 static void turn_sixteenths(double x, double y, int k, double *tx, double *ty)
 {
     double rx, ry;

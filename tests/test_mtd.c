@@ -209,8 +209,8 @@ static void test_families(void **state)
         // until no way out can be shorter by more than a 64th: p90 at most 1.035; p99 at most 1.016
         // (rings 1.15: a deep overlap whose rows do not fit keeps its cover's answer); the worst
         // pair 1.30x (rings 7.4x); the angle to a way out within 1% of the shortest, at p90, at
-        // most 0.4 degrees (2.3 on salt 403). Sampling directions every 22.5 degrees broke these:
-        // p99 up to 1.18 (rings 3.5), angles at p90 up to 22 degrees, and on salt 277 letters
+        // most 0.5 degrees (2.3 on salt 403). Sampling directions every 22.5 degrees broke these:
+        // p99 up to 1.18 (rings 2.0), angles at p90 up to 21 degrees, and on salt 277 letters
         // pushed 1.73x where a pocket between the directions held the short way out.
         // The bound on parting moves (no move shorter parts the pair, so rows are not searched below
         // it) must never pass the MTD (run_family() counts that as a failure), and must not be
