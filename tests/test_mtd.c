@@ -206,10 +206,11 @@ static void test_families(void **state)
     for (int f = 0; f < FAMILY_COUNT; f++) {
         summary s = run_summary((family)f, n, 0, results, &failures);
         // Over 32 seeds of 120 pairs (README, "Manifolds"), since the rows are searched in cones
-        // until no way out can be shorter by more than a 64th: p90 at most 1.035; p99 at most 1.016
+        // until no way out can be shorter by more than a 64th: p90 at most 1.008 (rings 1.035, and
+        // 1.047 on salt 56 of salts 33-80, which all pass); p99 at most 1.016
         // (rings 1.15: a deep overlap whose rows do not fit keeps its cover's answer); the worst
         // pair 1.30x (rings 7.4x); the angle to a way out within 1% of the shortest, at p90, at
-        // most 0.5 degrees (2.3 on salt 403). Sampling directions every 22.5 degrees broke these:
+        // most 0.5 degrees (rings 2.6 on salt 78). Sampling every 22.5 degrees broke these:
         // p99 up to 1.18 (rings 2.0), angles at p90 up to 21 degrees, and on salt 277 letters
         // pushed 1.73x where a pocket between the directions held the short way out.
         // The bound on parting moves (no move shorter parts the pair, so rows are not searched below
@@ -217,7 +218,8 @@ static void test_families(void **state)
         // idle: for blobs, deep in each other at their centres, it is at least half the MTD for
         // most pairs.
         bool rings = f == RINGS;
-        met = met && s.p90 <= 1.05 && s.p99 <= (rings ? 1.5 : 1.1) && s.worst <= (rings ? 20 : 2) && s.angle90 <= 5 &&
+        met = met && s.p90 <= (rings ? 1.1 : 1.05) && s.p99 <= (rings ? 1.5 : 1.1) && s.worst <= (rings ? 20 : 2) &&
+              s.angle90 <= 5 &&
               (f != BLOBS || s.deep_bounds >= n / 4);
     }
     free(results);
