@@ -498,20 +498,20 @@ static void cone_interval(const cone_limits *l, int i, double *start, double *en
     *start = s0, *end = s0 < s1 ? s1 : -1.0;
 }
 
-// Every pair's interval over the cone, and the first pass's end over them (the largest end among
-// those that start before min_gap), two pairs at a time where SSE2 is at hand; `enough` once that
-// end reaches it (the intervals left unfinished), as intervals_and_first_reach() does.
-static double cone_intervals(cw__problem *p, const cone_limits *l, double enough)
+// The first pairs' intervals over the cone and the first pass's end over them (the largest end
+// among those that start before min_gap, into *far), two pairs at a time where SSE2 is at hand,
+// each lane cone_interval()'s operations. Returns the pairs done, or -1 once the end has reached
+// `enough` (as pairs_by_two() does).
+static int cone_by_two(cw__problem *p, const cone_limits *l, double enough, double *far)
 {
-    cw__rect_pairs *w = &p->pairs;
     int i = 0;
-    double far = 0;
 #if defined(__SSE2__)
+    cw__rect_pairs *w = &p->pairs;
     const __m128d limit = _mm_set1_pd(p->min_gap), none = _mm_set1_pd(-1.0), lost = _mm_set1_pd(enough);
     __m128d best = _mm_setzero_pd();
     for (; i + 2 <= w->count; i += 2) {
         if ((i & (EXIT_EVERY - 1)) == 0 && _mm_movemask_pd(_mm_cmpge_pd(best, lost)) != 0)
-            return enough;
+            return -1;
         __m128d s0 = _mm_setzero_pd(), s1 = _mm_set1_pd(INFINITY);
         for (int k = 0; k < l->lowers; k++)
             s0 = _mm_max_pd(s0, _mm_mul_pd(_mm_loadu_pd(l->lower[k] + i), _mm_set1_pd(l->lower_factor[k])));
@@ -525,15 +525,63 @@ static double cone_intervals(cw__problem *p, const cone_limits *l, double enough
     }
     double lanes[2];
     _mm_storeu_pd(lanes, best);
-    far = lanes[0] > lanes[1] ? lanes[0] : lanes[1];
+    *far = lanes[0] > lanes[1] ? lanes[0] : lanes[1];
+#else
+    (void)p, (void)l, (void)enough, (void)far;
 #endif
-    for (; i < w->count; i++) {
+    return i;
+}
+
+#if CW__HAVE_AVX2_CLONE
+// The same four pairs at a time where the CPU has AVX2: every interval the same bits, the end the
+// same maximum. It calls nothing (see pairs_by_four()).
+__attribute__((target("avx2"))) static int cone_by_four(cw__problem *p, const cone_limits *l, double enough,
+                                                         double *far)
+{
+    cw__rect_pairs *w = &p->pairs;
+    const __m256d limit = _mm256_set1_pd(p->min_gap), none = _mm256_set1_pd(-1.0), lost = _mm256_set1_pd(enough);
+    __m256d best = _mm256_setzero_pd();
+    int i = 0;
+    for (; i + 4 <= w->count; i += 4) {
+        if ((i & (EXIT_EVERY - 1)) == 0 && _mm256_movemask_pd(_mm256_cmp_pd(best, lost, _CMP_GE_OQ)) != 0)
+            return -1;
+        __m256d s0 = _mm256_setzero_pd(), s1 = _mm256_set1_pd(INFINITY);
+        for (int k = 0; k < l->lowers; k++)
+            s0 = _mm256_max_pd(s0, _mm256_mul_pd(_mm256_loadu_pd(l->lower[k] + i), _mm256_set1_pd(l->lower_factor[k])));
+        for (int k = 0; k < l->uppers; k++)
+            s1 = _mm256_min_pd(s1, _mm256_mul_pd(_mm256_loadu_pd(l->upper[k] + i), _mm256_set1_pd(l->upper_factor[k])));
+        const __m256d end = _mm256_blendv_pd(none, s1, _mm256_cmp_pd(s0, s1, _CMP_LT_OQ));
+        _mm256_storeu_pd(w->start + i, s0);
+        _mm256_storeu_pd(w->end + i, end);
+        best = _mm256_max_pd(best, _mm256_blendv_pd(none, end, _mm256_cmp_pd(s0, limit, _CMP_LT_OQ)));
+    }
+    double lanes[4];
+    _mm256_storeu_pd(lanes, best);
+    *far = lanes[0];
+    for (int k = 1; k < 4; k++)
+        *far = lanes[k] > *far ? lanes[k] : *far;
+    return i;
+}
+#endif
+
+// Every pair's interval over the cone, and the first pass's end over them; `enough` once that end
+// reaches it (the intervals left unfinished), as intervals_and_first_reach() does.
+static double cone_intervals(cw__problem *p, const cone_limits *l, double enough)
+{
+    double far = 0;
+#if CW__HAVE_AVX2_CLONE
+    int i = __builtin_cpu_supports("avx2") ? cone_by_four(p, l, enough, &far) : cone_by_two(p, l, enough, &far);
+#else
+    int i = cone_by_two(p, l, enough, &far);
+#endif
+    cw__rect_pairs *w = &p->pairs;
+    for (; i >= 0 && i < w->count; i++) {
         if ((i & (EXIT_EVERY - 1)) == 0 && far >= enough)
             return enough;
         cone_interval(l, i, &w->start[i], &w->end[i]);
         far = w->start[i] < p->min_gap && w->end[i] > far ? w->end[i] : far;
     }
-    return far;
+    return i < 0 ? enough : far;
 }
 
 // A lower bound on the gap along every direction of a cone: per pair, the moves s for which the
