@@ -29,7 +29,6 @@
 #define BUCKETS 32    // intervals are swept bucket by bucket of start
 #define BANDS 12     // rows are merged in bands of a twelfth of the bound (at least a row)
 #define QUICK_PASSES 4 // widening passes over all intervals before they are sorted into buckets
-#define EXIT_EVERY 8   // pairs between the checks whether a direction has already lost
 
 // Along unit (nx, ny), each axis's factor and which of its windows' ends comes first along s.
 typedef struct axis_factors {
@@ -271,7 +270,7 @@ static double farthest_end(const cw__rect_pairs *w, double threshold, double flo
 // passes over all intervals settle it (each takes every interval that starts before the reach so
 // far); a long chain goes to the buckets instead. Once the reach passes `enough` (the best found so
 // far) the direction has lost: that is all the search needs to know.
-static double search_reach(cw__problem *p, double first, double enough)
+double cw__search_reach(cw__problem *p, double first, double enough)
 {
     cw__rect_pairs *w = &p->pairs;
     double reach = 0, gap = p->min_gap, next = first;
@@ -285,20 +284,16 @@ static double search_reach(cw__problem *p, double first, double enough)
     }
 }
 
-typedef struct best_direction {
-    double nx, ny, gap;
-} best_direction;
-
-static void try_direction(cw__problem *p, double nx, double ny, best_direction *b)
+void cw__try_direction(cw__problem *p, double nx, double ny, cw__best_direction *b)
 {
     double length = cw__length(nx, ny);
     if (!(length > 0))
         return;
     nx /= length, ny /= length;
     double first = intervals_and_first_reach(p, nx, ny, b->gap);
-    double gap = search_reach(p, first, b->gap);
+    double gap = cw__search_reach(p, first, b->gap);
     if (gap < b->gap)
-        *b = (best_direction){nx, ny, gap};
+        *b = (cw__best_direction){nx, ny, gap};
 }
 
 // The search's turns as constants, not cosines and sines of constant angles on every call (they took
@@ -321,7 +316,7 @@ static void turn(double x, double y, double c, double s, double *tx, double *ty)
 }
 
 // (x, y) turned by k sixteenths of a turn, k >= 0 (16 is a whole turn).
-static void turn_sixteenths(double x, double y, int k, double *tx, double *ty)
+void cw__turn_sixteenths(double x, double y, int k, double *tx, double *ty)
 {
     double rx, ry;
     turn(x, y, sixteenths[k & 3][0], sixteenths[k & 3][1], &rx, &ry);
@@ -360,7 +355,7 @@ static double upper_bound(const cw__problem *p, double hint_x, double hint_y)
     double dirs[BOUND_DIRECTIONS][2];
     for (int axis = 0; axis < 4; axis++) {
         dirs[axis][0] = p->ax[axis], dirs[axis][1] = p->ay[axis];
-        turn_sixteenths(p->ax[axis], p->ay[axis], 2, &dirs[4 + axis][0], &dirs[4 + axis][1]); // an eighth of a turn
+        cw__turn_sixteenths(p->ax[axis], p->ay[axis], 2, &dirs[4 + axis][0], &dirs[4 + axis][1]); // an eighth of a turn
     }
     double length = cw__length(hint_x, hint_y);
     dirs[8][0] = length > 0 ? hint_x / length : 1, dirs[8][1] = length > 0 ? hint_y / length : 0;
@@ -425,226 +420,30 @@ bool cw__first_touch_pairs(const cw__body *a, const cw__body *b, double dx, doub
 // from b's (unless they coincide): each shape's edge normals both ways and the diagonals, and with
 // a step of 1 half way between as well. The upper bound's directions are among them either way
 // (some direction finds a move within it).
-static void search_directions(cw__problem *p, double hint_x, double hint_y, best_direction *found, int step)
+static void search_directions(cw__problem *p, double hint_x, double hint_y, cw__best_direction *found, int step)
 {
-    try_direction(p, hint_x, hint_y, found); // the likeliest first: the rest then stop early
-    try_direction(p, p->bx - p->cx_a, p->by - p->cy_a, found);
+    cw__try_direction(p, hint_x, hint_y, found); // the likeliest first: the rest then stop early
+    cw__try_direction(p, p->bx - p->cx_a, p->by - p->cy_a, found);
     double cross = p->ax[0] * p->ay[2] - p->ay[0] * p->ax[2], dot = p->ax[0] * p->ax[2] + p->ay[0] * p->ay[2];
     bool same = cross == 0 && fabs(dot) == 1;
     for (int set = 0; set < (same ? 1 : 2); set++)
         for (int k = 0; k < 16; k += step) {
             double dx, dy;
-            turn_sixteenths(p->ax[2 * set], p->ay[2 * set], k, &dx, &dy);
-            try_direction(p, dx, dy, found);
+            cw__turn_sixteenths(p->ax[2 * set], p->ay[2 * set], k, &dx, &dy);
+            cw__try_direction(p, dx, dy, found);
         }
 }
 
 // Steps either side of the best direction, halved from about 9 degrees to two.
-static void refine_best(cw__problem *p, best_direction *found)
+static void refine_best(cw__problem *p, cw__best_direction *found)
 {
     for (int r = 0; r < 3; r++) {
-        const best_direction here = *found;
+        const cw__best_direction here = *found;
         for (int side = 1; side >= -1; side -= 2) {
             double dx, dy;
             turn(here.nx, here.ny, refinements[r][0], side * refinements[r][1], &dx, &dy);
-            try_direction(p, dx, dy, found);
+            cw__try_direction(p, dx, dy, found);
         }
-    }
-}
-
-// --- Cones of directions: a lower bound on the gap over each, to find pockets the search missed ---
-
-// Over the directions turning counterclockwise from unit (x0, y0) to unit (x1, y1) (less than half a
-// turn), the least and greatest of direction . (ax, ay) (unit).
-static void cone_extremes(double ax, double ay, double x0, double y0, double x1, double y1, double *lo, double *hi)
-{
-    const double c0 = x0 * ax + y0 * ay, c1 = x1 * ax + y1 * ay;
-    const double from_first = x0 * ay - y0 * ax, to_last = ax * y1 - ay * x1;
-    *lo = cw__min(c0, c1), *hi = cw__max(c0, c1);
-    if (from_first >= 0 && to_last >= 0)
-        *hi = 1; // the axis lies in the cone
-    if (from_first <= 0 && to_last <= 0)
-        *lo = -1; // its opposite does
-}
-
-// A cone's limits on each pair's s: every window end times a factor is a lower or an upper limit.
-// s * c must stay below a high end for every c up to the cone's greatest, and above a low end down
-// to its least; by the sign of c that bounds s from below or above. A c of 0 is taken as a tiny one
-// of the sign that makes it an upper limit, so the end must hold 0 (as factors_along() does).
-typedef struct cone_limits {
-    const double *lower[8], *upper[8];
-    double lower_factor[8], upper_factor[8];
-    int lowers, uppers;
-} cone_limits;
-
-static void add_limit(cone_limits *l, const double *ends, double c, bool high_end)
-{
-    if (fabs(c) < 1e-12)
-        c = high_end ? 1e-12 : -1e-12;
-    if ((c > 0) == high_end)
-        l->upper[l->uppers] = ends, l->upper_factor[l->uppers++] = 1 / c;
-    else
-        l->lower[l->lowers] = ends, l->lower_factor[l->lowers++] = 1 / c;
-}
-
-// One pair's interval over the cone (scalar), end -1 if empty.
-static void cone_interval(const cone_limits *l, int i, double *start, double *end)
-{
-    double s0 = 0, s1 = INFINITY;
-    for (int k = 0; k < l->lowers; k++)
-        s0 = cw__max(s0, l->lower[k][i] * l->lower_factor[k]);
-    for (int k = 0; k < l->uppers; k++)
-        s1 = cw__min(s1, l->upper[k][i] * l->upper_factor[k]);
-    *start = s0, *end = s0 < s1 ? s1 : -1.0;
-}
-
-// The first pairs' intervals over the cone and the first pass's end over them (the largest end
-// among those that start before min_gap, into *far), two pairs at a time where SSE2 is at hand,
-// each lane cone_interval()'s operations. Returns the pairs done, or -1 once the end has reached
-// `enough` (as pairs_by_two() does).
-static int cone_by_two(cw__problem *p, const cone_limits *l, double enough, double *far)
-{
-    int i = 0;
-#if defined(__SSE2__)
-    cw__rect_pairs *w = &p->pairs;
-    const __m128d limit = _mm_set1_pd(p->min_gap), none = _mm_set1_pd(-1.0), lost = _mm_set1_pd(enough);
-    __m128d best = _mm_setzero_pd();
-    for (; i + 2 <= w->count; i += 2) {
-        if ((i & (EXIT_EVERY - 1)) == 0 && _mm_movemask_pd(_mm_cmpge_pd(best, lost)) != 0)
-            return -1;
-        __m128d s0 = _mm_setzero_pd(), s1 = _mm_set1_pd(INFINITY);
-        for (int k = 0; k < l->lowers; k++)
-            s0 = _mm_max_pd(s0, _mm_mul_pd(_mm_loadu_pd(l->lower[k] + i), _mm_set1_pd(l->lower_factor[k])));
-        for (int k = 0; k < l->uppers; k++)
-            s1 = _mm_min_pd(s1, _mm_mul_pd(_mm_loadu_pd(l->upper[k] + i), _mm_set1_pd(l->upper_factor[k])));
-        const __m128d open = _mm_cmplt_pd(s0, s1), before = _mm_cmplt_pd(s0, limit);
-        const __m128d end = _mm_or_pd(_mm_and_pd(open, s1), _mm_andnot_pd(open, none));
-        _mm_storeu_pd(w->start + i, s0);
-        _mm_storeu_pd(w->end + i, end);
-        best = _mm_max_pd(best, _mm_or_pd(_mm_and_pd(before, end), _mm_andnot_pd(before, none)));
-    }
-    double lanes[2];
-    _mm_storeu_pd(lanes, best);
-    *far = lanes[0] > lanes[1] ? lanes[0] : lanes[1];
-#else
-    (void)p, (void)l, (void)enough, (void)far;
-#endif
-    return i;
-}
-
-#if CW__HAVE_AVX2_CLONE
-// The same four pairs at a time where the CPU has AVX2: every interval the same bits, the end the
-// same maximum. It calls nothing (see pairs_by_four()).
-__attribute__((target("avx2"))) static int cone_by_four(cw__problem *p, const cone_limits *l, double enough,
-                                                         double *far)
-{
-    cw__rect_pairs *w = &p->pairs;
-    const __m256d limit = _mm256_set1_pd(p->min_gap), none = _mm256_set1_pd(-1.0), lost = _mm256_set1_pd(enough);
-    __m256d best = _mm256_setzero_pd();
-    int i = 0;
-    for (; i + 4 <= w->count; i += 4) {
-        if ((i & (EXIT_EVERY - 1)) == 0 && _mm256_movemask_pd(_mm256_cmp_pd(best, lost, _CMP_GE_OQ)) != 0)
-            return -1;
-        __m256d s0 = _mm256_setzero_pd(), s1 = _mm256_set1_pd(INFINITY);
-        for (int k = 0; k < l->lowers; k++)
-            s0 = _mm256_max_pd(s0, _mm256_mul_pd(_mm256_loadu_pd(l->lower[k] + i), _mm256_set1_pd(l->lower_factor[k])));
-        for (int k = 0; k < l->uppers; k++)
-            s1 = _mm256_min_pd(s1, _mm256_mul_pd(_mm256_loadu_pd(l->upper[k] + i), _mm256_set1_pd(l->upper_factor[k])));
-        const __m256d end = _mm256_blendv_pd(none, s1, _mm256_cmp_pd(s0, s1, _CMP_LT_OQ));
-        _mm256_storeu_pd(w->start + i, s0);
-        _mm256_storeu_pd(w->end + i, end);
-        best = _mm256_max_pd(best, _mm256_blendv_pd(none, end, _mm256_cmp_pd(s0, limit, _CMP_LT_OQ)));
-    }
-    double lanes[4];
-    _mm256_storeu_pd(lanes, best);
-    *far = lanes[0];
-    for (int k = 1; k < 4; k++)
-        *far = lanes[k] > *far ? lanes[k] : *far;
-    return i;
-}
-#endif
-
-// Every pair's interval over the cone, and the first pass's end over them; `enough` once that end
-// reaches it (the intervals left unfinished), as intervals_and_first_reach() does.
-static double cone_intervals(cw__problem *p, const cone_limits *l, double enough)
-{
-    double far = 0;
-#if CW__HAVE_AVX2_CLONE
-    int i = __builtin_cpu_supports("avx2") ? cone_by_four(p, l, enough, &far) : cone_by_two(p, l, enough, &far);
-#else
-    int i = cone_by_two(p, l, enough, &far);
-#endif
-    cw__rect_pairs *w = &p->pairs;
-    for (; i >= 0 && i < w->count; i++) {
-        if ((i & (EXIT_EVERY - 1)) == 0 && far >= enough)
-            return enough;
-        cone_interval(l, i, &w->start[i], &w->end[i]);
-        far = w->start[i] < p->min_gap && w->end[i] > far ? w->end[i] : far;
-    }
-    return i < 0 ? enough : far;
-}
-
-// A lower bound on the gap along every direction of a cone: per pair, the moves s for which the
-// pair overlaps along every direction of the cone at once (each window must hold s * c for every c
-// the cone's directions give its axis: the least and the greatest), and the first gap of their
-// union. Along any one direction of the cone each pair covers at least that, so no gap comes
-// sooner. Stops at `enough`, as the search does.
-static double cone_lower_bound(cw__problem *p, const double cmin[4], const double cmax[4], double enough)
-{
-    cone_limits l;
-    l.lowers = l.uppers = 0;
-    for (int axis = 0; axis < 4; axis++) {
-        add_limit(&l, p->pairs.hi[axis], cmax[axis], true);
-        add_limit(&l, p->pairs.lo[axis], cmin[axis], false);
-    }
-    return search_reach(p, cone_intervals(p, &l, enough), enough);
-}
-
-#define CONE_STACK 32     // cones waiting: the first four and one more per halving (at most 14 deep)
-#define CONE_TRIES 256    // bounds and directions measured at most (166 in the tests' worst pair)
-#define CONE_NARROWEST 1e-4 // radians: a cone this narrow is not halved again
-#define CONE_MARGIN 64    // a way out counts if shorter than the best by more than a 64th
-
-typedef struct cone {
-    double x0, y0, x1, y1;
-} cone;
-
-// After a first answer: every cone of directions whose lower bound is below the best gap found less
-// a 64th is halved and the direction between its halves tried, the quarter turns first, until
-// none is left (or CONE_TRIES bounds and directions have been measured: then the best found
-// stands). No direction then has a gap shorter than the answer by more than a 64th, so a way out
-// that is a pocket a few degrees wide between the directions sampled is not missed: the cones
-// around it keep a low bound until one is narrow enough to try a direction into it.
-static void search_cones(cw__problem *p, best_direction *found)
-{
-    if (!(found->gap < INFINITY))
-        return; // nothing to beat: no pair of runs was in reach
-    cone stack[CONE_STACK];
-    int top = 0, tries = 0;
-    for (int k = 12; k >= 0; k -= 4) { // the four quarter turns from a's u axis
-        cone c;
-        turn_sixteenths(p->ax[0], p->ay[0], k, &c.x0, &c.y0);
-        turn_sixteenths(p->ax[0], p->ay[0], k + 4, &c.x1, &c.y1);
-        stack[top++] = c;
-    }
-    while (top > 0 && tries < CONE_TRIES) {
-        const cone c = stack[--top];
-        double cmin[4], cmax[4];
-        for (int axis = 0; axis < 4; axis++)
-            cone_extremes(p->ax[axis], p->ay[axis], c.x0, c.y0, c.x1, c.y1, &cmin[axis], &cmax[axis]);
-        const double target = found->gap * (1 - 1.0 / CONE_MARGIN);
-        tries++;
-        if (!(cone_lower_bound(p, cmin, cmax, target) < target))
-            continue;
-        double mx = c.x0 + c.x1, my = c.y0 + c.y1;
-        const double length = cw__length(mx, my);
-        mx /= length, my /= length;
-        try_direction(p, mx, my, found);
-        tries++;
-        if (c.x0 * c.y1 - c.y0 * c.x1 < CONE_NARROWEST || top + 2 > CONE_STACK)
-            continue;
-        stack[top++] = (cone){mx, my, c.x1, c.y1};
-        stack[top++] = (cone){c.x0, c.y0, mx, my};
     }
 }
 
@@ -652,7 +451,7 @@ static void search_cones(cw__problem *p, best_direction *found)
 // sixteenth of a turn, so no direction is more than 11.25 degrees from one tried, then steps around
 // the best (unless none beat `found` as it came: then there is no best to refine). Every eighth of
 // a turn missed ways out as far as 22 degrees from a direction tried.
-static void search_cover(cw__problem *p, double hint_x, double hint_y, best_direction *found)
+static void search_cover(cw__problem *p, double hint_x, double hint_y, cw__best_direction *found)
 {
     const double given = found->gap;
     search_directions(p, hint_x, hint_y, found, 1);
@@ -664,14 +463,14 @@ static void search_cover(cw__problem *p, double hint_x, double hint_y, best_dire
 // for any way out shorter by more than a 64th. Sampling alone, every sixteenth of a turn with steps
 // around the best, missed pockets a few degrees wide (letters pushed 1.7x the shortest move, rings
 // 7x), and cost about as much for contacts just begun; deep overlaps' manifolds cost a fifth more.
-static void search_rows_exactly(cw__problem *p, double hint_x, double hint_y, best_direction *found)
+static void search_rows_exactly(cw__problem *p, double hint_x, double hint_y, cw__best_direction *found)
 {
     search_directions(p, hint_x, hint_y, found, 2);
-    search_cones(p, found);
+    cw__search_cones(p, found);
 }
 
 // The depth along the direction found, from the pairs as they are set up.
-static double depth_along(cw__problem *p, const best_direction *found)
+static double depth_along(cw__problem *p, const cw__best_direction *found)
 {
     exact_intervals(p, found->nx, found->ny);
     return reach_sorted(p) + 2 * p->tolerance;
@@ -756,12 +555,12 @@ static size_t first_rows_that_fit(cw__problem *p, double cover, double lower)
 // (377x in a seeded test before this pass). Within a bound short enough for the rows to fit (see
 // row_bound_fractions) every direction's gap below the bound is exact. True (and `found` and
 // `depth` replaced) if the rows give a shorter move.
-static bool search_rows(cw__problem *p, double hint_x, double hint_y, best_direction *found, double *depth)
+static bool search_rows(cw__problem *p, double hint_x, double hint_y, cw__best_direction *found, double *depth)
 {
     const double cover = cw__min(found->gap, p->bound);
     if (first_rows_that_fit(p, cover, parting_lower_bound(p)) == ROW_BOUNDS)
         return false;
-    best_direction rows = {found->nx, found->ny, p->bound};
+    cw__best_direction rows = {found->nx, found->ny, p->bound};
     search_rows_exactly(p, hint_x, hint_y, &rows);
     if (!(rows.gap < p->bound))
         return false; // the shapes' answer is at least the bound: the cover's stands
@@ -800,7 +599,7 @@ bool cw__mtd(const cw__body *a, const cw__body *b, double hint_x, double hint_y,
     int band_a = band_for(&p, a, BANDS), band_b = band_for(&p, b, BANDS);
     if (!(p.bound < INFINITY) || !cw__set_up_pairs(&p, &band_a, &band_b))
         return false;
-    best_direction found = {1, 0, INFINITY};
+    cw__best_direction found = {1, 0, INFINITY};
     if (band_a == 1 && band_b == 1)
         search_rows_exactly(&p, hint_x, hint_y, &found);
     else

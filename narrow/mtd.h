@@ -45,6 +45,13 @@ typedef struct cw__problem {
     cw__rect_pairs pairs;
 } cw__problem;
 
+#define EXIT_EVERY 8 // pairs between the checks whether a direction has already lost
+
+// A direction (unit) and the shortest move of B along it that parts the rectangles: the best so far.
+typedef struct cw__best_direction {
+    double nx, ny, gap;
+} cw__best_direction;
+
 // Both shapes' rectangles in bands of the given rows (1: the rows themselves) near the other shape
 // (within p->bound of it, or over p's motion), and the pairs of them that can meet. False if they
 // do not fit.
@@ -54,5 +61,20 @@ bool cw__rects_and_pairs(cw__problem *p, int band_a, int band_b);
 // a band is the whole shape). The bands used are left in *band_a and *band_b; a first touch takes
 // the rows themselves, or nothing.
 bool cw__set_up_pairs(cw__problem *p, int *band_a, int *band_b);
+
+// Along (nx, ny) (any length; none if zero), the shortest move from the pairs as they are set up;
+// into *best if shorter than its gap. Gives up on a direction once it cannot beat best->gap.
+void cw__try_direction(cw__problem *p, double nx, double ny, cw__best_direction *best);
+
+// The reach from 0 of the union of the pairs' intervals (start and end, made by the caller), from
+// the first pass's answer `first`; anything at or past `enough` as soon as it is known to be.
+double cw__search_reach(cw__problem *p, double first, double enough);
+
+// (x, y) turned by k sixteenths of a turn, k >= 0 (16 is a whole turn).
+void cw__turn_sixteenths(double x, double y, int k, double *tx, double *ty);
+
+// After a first answer in *found (mtd_cones.c): the cones of directions, until none can hold a move
+// shorter than found->gap by more than a 64th; *found then holds the best direction tried.
+void cw__search_cones(cw__problem *p, cw__best_direction *found);
 
 #endif
