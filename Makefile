@@ -282,7 +282,7 @@ $(BUILD)/bench_peers: bench/bench_peers.cpp $(BENCH_SHARED) $(wildcard bench/*.h
 	$(CXX) -std=c++17 -Wall -Wextra -Wpedantic $(OPT) -Iinclude -Ibench -o $@ $< \
 	    $(patsubst bench/%.c,$(BUILD)/bench-shared/%.o,$(BENCH_SHARED)) libcollworld.a -lbox2d -lchipmunk $(LDLIBS)
 
-bench: $(BENCH_BINS) $(BUILD)/bench_peers $(LUA_MODULES)
+bench: $(BENCH_BINS) $(BUILD)/bench_peers $(LUA_MODULES) | deps-lua
 	@for b in $(BENCH_BINS); do ./$$b || exit 1; done
 	./$(BUILD)/bench_peers
 	@for lua in $(LUA_FLAVOURS); do LUA_CPATH="$(BUILD)/$$lua/?.so" $$lua bench/bench_lua.lua || exit 1; done
@@ -292,7 +292,7 @@ bench: $(BENCH_BINS) $(BUILD)/bench_peers $(LUA_MODULES)
 # bench_world's sets against the yardstick's, the peers' pairs against the yardstick's, the moves'
 # ways and the placed pairs against each other. Each run's output goes to build/bench-check/; a
 # failing run's is shown.
-bench-check: $(BENCH_BINS) $(BUILD)/bench_peers $(LUA_MODULES)
+bench-check: $(BENCH_BINS) $(BUILD)/bench_peers $(LUA_MODULES) | deps-lua
 	@mkdir -p $(BUILD)/bench-check
 	@run() { log=$(BUILD)/bench-check/$$1.log; shift; \
 	    "$$@" > $$log 2>&1 || { tail -30 $$log; echo "bench-check: $$* failed (see $$log)"; exit 1; }; \
