@@ -399,9 +399,10 @@ PORTABILITY_PKGS = $(if $(wildcard /usr/lib32/crt1.o),,libc6-dev-i386) \
 # Whether this machine runs 32-bit x86 programs, as a shell condition: some sandboxes' kernels run
 # none ("Exec format error"). There check-portability runs its 32-bit builds under qemu-i386 (as it
 # runs the aarch64 ones), and check-m32 builds the suite but does not run it (under emulation one
-# shard takes minutes).
+# shard takes minutes). A probe that does not build stops the recipe: that is a missing package, not
+# a machine that cannot run the result.
 M32_PROBE = { mkdir -p $(BUILD) && printf 'int main(void) { return 0; }\n' | \
-              $(CC) $(M32_FLAGS) -x c - -o $(BUILD)/m32-probe && ./$(BUILD)/m32-probe 2>/dev/null; }
+              $(CC) $(M32_FLAGS) -x c - -o $(BUILD)/m32-probe || exit 1; ./$(BUILD)/m32-probe 2>/dev/null; }
 check-portability: check-amalgamation
 	$(call install_packages,$(strip $(PORTABILITY_PKGS)))
 	@mkdir -p $(BUILD)/portability
